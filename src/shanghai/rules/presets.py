@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from shanghai.errors import InconsistentRulesError, UnknownPresetError
-from shanghai.rules.model import Contract, PackSpec, Rules, RoundSpec
+from shanghai.rules.model import Contract, PackSpec, RoundSpec, Rules
 
 C = Contract.of
 

@@ -1,0 +1,5 @@
+"""Computer players."""
+
+from shanghai.bots.random_player import RandomPlayer
+
+__all__ = ["RandomPlayer"]

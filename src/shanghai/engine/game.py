@@ -1,0 +1,821 @@
+"""The game as a state machine: one ``Game`` holds a whole game, rounds after rounds.
+
+The engine does no I/O and has no clock; all chance comes from the game's own seeded generator,
+so the same rules, seed and actions always give the same game.
+
+>>> from shanghai.rules import preset
+>>> game = Game.new(preset("isra"), players=4, seed=7)
+>>> game.phase, game.round_number, game.to_act()
+(<Phase.CUT: 'cut'>, 1, (0,))
+>>> game.apply(Cut(0, 45)); game.phase
+<Phase.DRAW: 'draw'>
+>>> game.apply(DrawStock(game.turn))
+Traceback (most recent call last):
+...
+shanghai.errors.IllegalActionError: ...
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from shanghai.cards import JOKER, Card, card_text, make_pack
+from shanghai.engine.actions import (
+    Action,
+    Buy,
+    CallShanghai,
+    Cut,
+    Discard,
+    DrawStock,
+    GoDown,
+    LayOff,
+    MeldSpec,
+    Pass,
+    ReplaceWild,
+    TakeDiscard,
+)
+from shanghai.errors import IllegalActionError, InvalidMeldError
+from shanghai.melds import End, Meld, check_run, check_set
+from shanghai.rules.model import Contract, RoundSpec, Rules
+from shanghai.solver import solve_contract
+
+
+class Phase(Enum):
+    CUT = "cut"            # the player on the dealer's right cuts for the deal (isra)
+    DRAW = "draw"          # the player in turn draws from the stock or takes the discard
+    BUY = "buy"            # other players may buy the discard
+    PLAY = "play"          # the player in turn goes down, lays off, replaces wilds, discards
+    SHANGHAI = "shanghai"  # players may call "Shanghai" on a discard that fits a meld (001 var. 3)
+    GAME_OVER = "game-over"
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table: who laid it and the meld itself."""
+
+    id: int
+    owner: int
+    meld: Meld
+
+
+@dataclass(frozen=True, slots=True)
+class CutResult:
+    cutter: int
+    target: int
+    actual: int
+    needed: int
+
+    @property
+    def made(self) -> bool:
+        return self.actual == self.needed
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """What a round ended with; ``points`` are the round's points per seat, bonuses included."""
+
+    number: int
+    contract: str
+    dealer: int
+    went_out: int | None
+    points: tuple[int, ...]
+    hands: tuple[tuple[Card, ...], ...]
+    cut: CutResult | None = None
+    slam: str | None = None
+    joker_free: tuple[int, ...] = ()
+    blind_bonus: int = 0
+    buys: tuple[int, ...] = ()
+
+
+@dataclass(slots=True)
+class BuyWindow:
+    """An open window on the top discard: eligible seats in priority order and their answers."""
+
+    seats: tuple[int, ...]
+    answers: dict[int, bool] = field(default_factory=dict)
+    before_draw: bool = False   # family-10: buyers ask first, the player in turn then decides
+    claimant: int | None = None  # family-10: the buyer waiting for the in-turn player's answer
+
+
+@dataclass(slots=True)
+class ShanghaiWindow:
+    seats: tuple[int, ...]
+    card: Card
+    discarder: int
+    answers: dict[int, CallShanghai | None] = field(default_factory=dict)
+
+
+class Game:
+    """A whole game: rules, seats, the seeded generator and the state of the round in play."""
+
+    def __init__(self, rules: Rules, players: int, seed: int) -> None:
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        pack = rules.pack_for(players)
+        self.pack_size = pack.size
+        self.rng = random.Random(seed)
+        self.actions: list[Action] = []
+        self.round_index = 0
+        self.first_dealer = 0
+        self.first_dealer_cuts: list[tuple[tuple[int, Card], ...]] = []
+        self.dealer = 0
+        self.phase = Phase.DRAW
+        self.turn = 0
+        self.stock: list[Card] = []
+        self.discards: list[Card] = []
+        self.discard_live = False
+        self.discarder: int | None = None
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.table: list[TableMeld] = []
+        self.down: list[bool] = [False] * players
+        self.down_this_turn = False
+        self.buys_used: list[int] = [0] * players
+        self.pending_wild: Card | None = None
+        self.buy_window: BuyWindow | None = None
+        self.shanghai_window: ShanghaiWindow | None = None
+        self.stock_renewals = 0
+        self.cut: CutResult | None = None
+        self.joker_free: list[int] = []
+        self.others_down_when_went_down = False
+        self.turns_taken = 0
+        self.round_start = 0
+        self.round_results: list[RoundResult] = []
+        self.totals: list[int] = [0] * players
+
+    # -- set-up -----------------------------------------------------------------------------------
+    @classmethod
+    def new(cls, rules: Rules, players: int, seed: int) -> Game:
+        """A new game: seats cut for the first deal, then round 1 begins."""
+        game = cls(rules, players, seed)
+        game.first_dealer = game._cut_for_deal()
+        game._start_round()
+        game.round_start = 0
+        return game
+
+    def _cut_for_deal(self) -> int:
+        """000: "Highest to lowest with JOKERS being the highest followed by A's moving all the way
+        down to 2s ... Cut again for ties." 004: "The player drawing the lowest card deals first"."""
+        rules = self.rules
+        pack = make_pack(rules.pack_for(self.players).decks, rules.pack_for(self.players).jokers)
+
+        def value(card: Card) -> int:
+            if card == JOKER:
+                return 15
+            r = card & 15
+            if rules.first_dealer == "high-cut":
+                return 14 if r == 1 else r
+            return r  # 004: the ace counts low when cutting for the lowest card
+
+        seats = list(range(self.players))
+        while True:
+            cards = self.rng.sample(pack, len(seats))
+            self.first_dealer_cuts.append(tuple(zip(seats, cards, strict=True)))
+            values = [value(c) for c in cards]
+            best = max(values) if rules.first_dealer == "high-cut" else min(values)
+            seats = [s for s, v in zip(seats, values, strict=True) if v == best]
+            if len(seats) == 1:
+                return seats[0]
+
+    def _start_round(self) -> None:
+        n = self.players
+        self.dealer = (self.first_dealer + self.round_index) % n
+        pack = self.rules.pack_for(n)
+        self.stock = make_pack(pack.decks, pack.jokers)
+        self.rng.shuffle(self.stock)
+        self.discards = []
+        self.hands = [[] for _ in range(n)]
+        self.table = []
+        self.down = [False] * n
+        self.buys_used = [0] * n
+        self.pending_wild = None
+        self.buy_window = None
+        self.shanghai_window = None
+        self.stock_renewals = 0
+        self.cut = None
+        self.joker_free = []
+        self.turns_taken = 0
+        # called while applying the round's last action, which is appended just after
+        self.round_start = len(self.actions) + 1
+        if self.rules.the_cut:
+            self.phase = Phase.CUT
+            self.turn = (self.dealer - 1) % n
+        else:
+            self._deal()
+
+    def _deal(self) -> None:
+        n = self.players
+        for _ in range(self.rules.hand_size):
+            for k in range(1, n + 1):
+                self.hands[(self.dealer + k) % n].append(self.stock.pop())
+        self.discards.append(self.stock.pop())  # the flip card
+        self.discard_live = True
+        self.discarder = None
+        self._begin_turn((self.dealer + 1) % n)
+
+    # -- queries ----------------------------------------------------------------------------------
+    @property
+    def round_number(self) -> int:
+        return self.round_index + 1
+
+    @property
+    def round_spec(self) -> RoundSpec:
+        """The round in play (the last round once the game is over)."""
+        return self.rules.round(min(self.round_number, len(self.rules.rounds)))
+
+    @property
+    def contract(self) -> Contract:
+        return self.round_spec.contract
+
+    @property
+    def buy_limit(self) -> int:
+        return self.round_spec.buys
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.GAME_OVER
+
+    @property
+    def discard_top(self) -> Card | None:
+        return self.discards[-1] if self.discards else None
+
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that may act now (several while a buy or "Shanghai" window is open)."""
+        if self.phase == Phase.GAME_OVER:
+            return ()
+        if self.phase == Phase.BUY:
+            assert self.buy_window is not None
+            return tuple(s for s in self.buy_window.seats if s not in self.buy_window.answers)
+        if self.phase == Phase.SHANGHAI:
+            assert self.shanghai_window is not None
+            w = self.shanghai_window
+            return tuple(s for s in w.seats if s not in w.answers)
+        return (self.turn,)
+
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the lowest total (ties share the crown)."""
+        best = min(self.totals)
+        return tuple(s for s, t in enumerate(self.totals) if t == best)
+
+    def dunce(self) -> tuple[int, ...]:
+        """Seats with the highest total, if the dunce cap is in play."""
+        if not self.rules.dunce_cap:
+            return ()
+        worst = max(self.totals)
+        return tuple(s for s, t in enumerate(self.totals) if t == worst)
+
+    def all_cards(self) -> list[Card]:
+        """Every card in every zone: hands, stock, discard pile, table, a freed wild."""
+        cards = [c for h in self.hands for c in h] + self.stock + self.discards
+        cards += [c for tm in self.table for c in tm.meld.cards]
+        if self.pending_wild is not None:
+            cards.append(self.pending_wild)
+        return cards
+
+    def copy(self) -> Game:
+        """An independent copy (for search): mutable parts are copied, frozen values shared."""
+        other = copy.copy(self)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.actions = list(self.actions)
+        other.first_dealer_cuts = list(self.first_dealer_cuts)
+        other.stock = list(self.stock)
+        other.discards = list(self.discards)
+        other.hands = [list(h) for h in self.hands]
+        other.table = list(self.table)
+        other.down = list(self.down)
+        other.buys_used = list(self.buys_used)
+        other.joker_free = list(self.joker_free)
+        other.round_results = list(self.round_results)
+        other.totals = list(self.totals)
+        if self.buy_window is not None:
+            w = self.buy_window
+            other.buy_window = BuyWindow(w.seats, dict(w.answers), w.before_draw, w.claimant)
+        if self.shanghai_window is not None:
+            sw = self.shanghai_window
+            other.shanghai_window = ShanghaiWindow(sw.seats, sw.card, sw.discarder, dict(sw.answers))
+        return other
+
+    def snapshot(self) -> tuple[object, ...]:
+        """Everything that defines the state, as a comparable value."""
+        return (
+            self.round_index, self.phase, self.turn, self.dealer, tuple(self.stock),
+            tuple(self.discards), self.discard_live, self.discarder,
+            tuple(tuple(h) for h in self.hands), tuple(self.table), tuple(self.down),
+            self.down_this_turn, tuple(self.buys_used), self.pending_wild,
+            None if self.buy_window is None else (self.buy_window.seats,
+                                                  tuple(sorted(self.buy_window.answers.items())),
+                                                  self.buy_window.before_draw,
+                                                  self.buy_window.claimant),
+            None if self.shanghai_window is None else (
+                self.shanghai_window.seats, self.shanghai_window.card,
+                tuple(sorted(self.shanghai_window.answers.items(), key=lambda kv: kv[0]))),
+            self.stock_renewals, self.cut, tuple(self.joker_free), tuple(self.round_results),
+            tuple(self.totals), len(self.actions), self.rng.getstate(),
+        )
+
+    # -- turn flow --------------------------------------------------------------------------------
+    def _begin_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.down_this_turn = False
+        self.buy_window = None
+        self.phase = Phase.DRAW
+        if self.rules.buy_flow == "ask-turn-player" and self.discard_live:
+            seats = self._eligible_buyers()
+            if seats:
+                self.buy_window = BuyWindow(seats, before_draw=True)
+                self.phase = Phase.BUY
+
+    def _eligible_buyers(self) -> tuple[int, ...]:
+        """Seats that may buy the live discard, in priority order."""
+        rules, n = self.rules, self.players
+        if not self.discard_live or self.buy_limit == 0:
+            return ()
+        if len(self.stock) < rules.buy_penalty + 1:
+            return ()  # decision: a buy needs its penalty cards and the in-turn draw in the stock
+        start = self.turn if rules.buy_priority == "clockwise-from-turn" else self.dealer
+        order = [(start + k) % n for k in range(1, n + 1)]
+        return tuple(s for s in order if s != self.turn and s != self.discarder
+                     and self.buys_used[s] < self.buy_limit)
+
+    def _draw_card(self) -> Card | None:
+        """Top of the stock, renewing it from the discard pile when empty (None: nothing to draw)."""
+        if not self.stock:
+            if len(self.discards) < 2 or self.stock_renewals >= self.rules.max_stock_renewals:
+                return None
+            top = self.discards.pop()
+            self.stock = self.discards
+            self.discards = [top]
+            self.rng.shuffle(self.stock)
+            self.stock_renewals += 1
+        return self.stock.pop()
+
+    def _in_turn_draw(self) -> None:
+        card = self._draw_card()
+        self.discard_live = False
+        if card is None:
+            self._end_round(None)
+            return
+        self.hands[self.turn].append(card)
+        self.phase = Phase.PLAY
+
+    def _give_bought_card(self, buyer: int) -> None:
+        self.hands[buyer].append(self.discards.pop())
+        for _ in range(self.rules.buy_penalty):
+            card = self.stock.pop()  # eligibility guaranteed the stock holds them
+            self.hands[buyer].append(card)
+        self.buys_used[buyer] += 1
+        self.discard_live = False
+
+    # -- applying actions -------------------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; an illegal one raises ``IllegalActionError`` and changes nothing."""
+        if self.phase == Phase.GAME_OVER:
+            raise IllegalActionError("the game is over")
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalActionError(f"unknown action {action!r}")
+        if not 0 <= action.seat < self.players:
+            raise IllegalActionError(f"there is no seat {action.seat} at a table of {self.players}")
+        handler(self, action)
+        self.actions.append(action)
+
+    def _require(self, ok: bool, why: str) -> None:
+        if not ok:
+            raise IllegalActionError(why)
+
+    def _require_turn(self, action: Action, phase: Phase, what: str) -> None:
+        if self.phase != phase:
+            raise IllegalActionError(f"cannot {what} now: {self._phase_words()}")
+        if action.seat != self.turn:
+            raise IllegalActionError(f"seat {action.seat} cannot {what}: it is seat {self.turn}'s turn")
+
+    def _phase_words(self) -> str:
+        words = {
+            Phase.CUT: f"seat {self.turn} is to cut for the deal",
+            Phase.DRAW: f"seat {self.turn} is to draw",
+            Phase.BUY: "the discard is open to buying",
+            Phase.PLAY: f"seat {self.turn} is playing",
+            Phase.SHANGHAI: "the discard is open to a \"Shanghai\" call",
+            Phase.GAME_OVER: "the game is over",
+        }
+        return words[self.phase]
+
+    def _cut(self, a: Cut) -> None:
+        self._require_turn(a, Phase.CUT, "cut")
+        self._require(1 <= a.target < self.pack_size,
+                      f"a cut takes between 1 and {self.pack_size - 1} cards, not {a.target}")
+        needed = self.rules.hand_size * self.players + 1
+        # The hand's imprecision: a normal error whose spread grows with the size of the cut.
+        error = round(self.rng.gauss(0.0, self.rules.cut_error * a.target))
+        actual = min(max(a.target + error, 1), self.pack_size - 1)
+        self.cut = CutResult(a.seat, a.target, actual, needed)
+        self._deal()
+
+    def _draw(self, a: DrawStock) -> None:
+        self._require_turn(a, Phase.DRAW, "draw")
+        w = self.buy_window
+        if w is not None and w.before_draw:  # family-10: drawing from the stock grants the buy
+            if w.claimant is not None:
+                self._give_bought_card(w.claimant)
+            self.buy_window = None
+            self._in_turn_draw()
+            return
+        if self.discard_live and self.rules.buy_flow == "turn-player-first":
+            seats = self._eligible_buyers()
+            if seats:
+                self.buy_window = BuyWindow(seats)
+                self.phase = Phase.BUY
+                return
+        self._in_turn_draw()
+
+    def _take(self, a: TakeDiscard) -> None:
+        self._require_turn(a, Phase.DRAW, "take the discard")
+        self._require(self.discard_live and bool(self.discards),
+                      "there is no discard to take: the top card of the pile is not in play")
+        self.buy_window = None
+        self.hands[a.seat].append(self.discards.pop())
+        self.discard_live = False
+        self.phase = Phase.PLAY
+
+    def _answer(self, a: Buy | Pass) -> None:
+        if self.phase == Phase.SHANGHAI and isinstance(a, Pass):
+            self._shanghai_answer(a.seat, None)
+            return
+        self._require(self.phase == Phase.BUY, f"cannot {'buy' if isinstance(a, Buy) else 'pass'} "
+                                               f"now: {self._phase_words()}")
+        w = self.buy_window
+        assert w is not None
+        if a.seat not in w.seats:
+            why = self._why_not_buyer(a.seat)
+            raise IllegalActionError(f"seat {a.seat} cannot buy this discard: {why}")
+        self._require(a.seat not in w.answers, f"seat {a.seat} has already answered")
+        w.answers[a.seat] = isinstance(a, Buy)
+        self._resolve_buy()
+
+    def _why_not_buyer(self, seat: int) -> str:
+        if seat == self.turn:
+            return "the player in turn takes the discard free or draws"
+        if seat == self.discarder:
+            return "nobody buys back their own discard"
+        if self.buys_used[seat] >= self.buy_limit:
+            return f"all {self.buy_limit} buys of this round are used (shopped out)"
+        return "not eligible"
+
+    def _resolve_buy(self) -> None:
+        w = self.buy_window
+        assert w is not None
+        winner: int | None = None
+        for s in w.seats:
+            if s not in w.answers:
+                return  # a seat with priority has not answered yet
+            if w.answers[s]:
+                winner = s
+                break
+        if w.before_draw:
+            w.claimant = winner
+            self.phase = Phase.DRAW
+            return
+        self.buy_window = None
+        if winner is not None:
+            self._give_bought_card(winner)
+        self._in_turn_draw()
+
+    def _go_down(self, a: GoDown) -> None:
+        self._require_turn(a, Phase.PLAY, "go down")
+        self._require(not self.down[a.seat], "you are already down; nobody lays a second contract")
+        self._require(self.pending_wild is None, "lay off the freed wild first")
+        melds = self.validate_go_down(a.seat, a.melds)
+        hand = list(self.hands[a.seat])
+        for m in melds:
+            for c in m.cards:
+                hand.remove(c)
+        self._check_hand_after(a.seat, hand, pending=None, extra_table=melds)
+        others_down = any(self.down[s] for s in range(self.players) if s != a.seat)
+        self.hands[a.seat] = hand
+        for m in melds:
+            self.table.append(TableMeld(len(self.table), a.seat, m))
+        self.down[a.seat] = True
+        self.down_this_turn = True
+        self.others_down_when_went_down = others_down
+        if all(m.wild_count(self.rules) == 0 for m in melds):
+            self.joker_free.append(a.seat)
+        if not hand:
+            self._end_round(a.seat)
+
+    def validate_go_down(self, seat: int, specs: Sequence[MeldSpec]) -> list[Meld]:
+        """The melds of a go-down, checked against the hand and the round's contract."""
+        rules = self.rules
+        contract = self.rules.contract(self.round_number)
+        want = sorted((m.kind, m.min_size) for m in contract.melds)
+        if len(specs) != len(want):
+            raise IllegalActionError(
+                f"the contract is {contract.text()}: lay exactly {len(want)} melds, not {len(specs)}")
+        melds: list[Meld] = []
+        for spec in specs:
+            try:
+                meld = check_set(spec.cards, rules) if spec.kind == "set" else check_run(spec.cards, rules)
+            except InvalidMeldError as exc:
+                raise IllegalActionError(f"{spec}: {exc}") from exc
+            melds.append(meld)
+        # Match melds to the contract's slots, biggest demands first.
+        slots = sorted(want, key=lambda km: -km[1])
+        free = list(melds)
+        for kind, size in slots:
+            fits = [m for m in free if m.kind == kind and len(m.cards) >= size]
+            if not fits:
+                raise IllegalActionError(f"the contract is {contract.text()}: no {kind} of {size} "
+                                         f"or more among the melds laid")
+            free.remove(min(fits, key=lambda m: len(m.cards)))
+        runs = [m for m in melds if m.kind == "run"]
+        if rules.same_suit_runs == "separated":
+            for i, r1 in enumerate(runs):
+                for r2 in runs[i + 1:]:
+                    if r1.suit == r2.suit and not (r1.low > r2.high + 1 or r2.low > r1.high + 1):
+                        raise IllegalActionError(
+                            f"runs {r1.text()} and {r2.text()} of one suit must be separated by at "
+                            f"least one card")
+        if not rules.same_rank_sets:
+            ranks = [m.rank for m in melds if m.kind == "set"]
+            if len(ranks) != len(set(ranks)):
+                raise IllegalActionError("the contract's sets must be of different ranks")
+        need: dict[Card, int] = {}
+        for m in melds:
+            for c in m.cards:
+                need[c] = need.get(c, 0) + 1
+        hand = self.hands[seat]
+        for c, k in need.items():
+            if hand.count(c) < k:
+                raise IllegalActionError(f"you hold {hand.count(c)} {card_text(c)}, the melds use {k}")
+        return melds
+
+    def _check_hand_after(self, seat: int, hand: list[Card], pending: Card | None,
+                          extra_table: Sequence[Meld] = (), replaced: tuple[int, Meld] | None = None
+                          ) -> None:
+        """Refuse a play that leaves the player unable to finish the turn legally."""
+        going_out = self.rules.going_out
+        if going_out == "discard-last" and not hand and pending is None:
+            raise IllegalActionError("you go out by discarding your last card: keep one to discard")
+        if going_out == "play-all" and len(hand) == 1 and pending is None:
+            last = hand[0]
+            table = [tm.meld for tm in self.table] + list(extra_table)
+            if replaced is not None:
+                table[replaced[0]] = replaced[1]
+            if not any(self._fits(m, last) for m in table) or (
+                    not self.rules.lay_off_on_going_down_turn and extra_table):
+                raise IllegalActionError(
+                    f"that would leave only {card_text(last)}, which plays nowhere on the table, and "
+                    f"the last card may not be discarded: go out by playing every card")
+
+    def _fits(self, meld: Meld, card: Card) -> bool:
+        ends: tuple[End | None, ...] = meld.ends() if meld.kind == "run" else (None,)
+        for end in ends:
+            try:
+                meld.lay_off(card, end, self.rules)
+                return True
+            except InvalidMeldError:
+                continue
+        return False
+
+    def _lay_off(self, a: LayOff) -> None:
+        self._require_turn(a, Phase.PLAY, "lay off")
+        self._require(self.down[a.seat], "you lay off only once you are down")
+        self._require(self.rules.lay_off_on_going_down_turn or not self.down_this_turn,
+                      "no lay-offs on the turn you go down (004: \"He may not lay off any additional "
+                      "cards at this time\")")
+        from_pending = self.pending_wild is not None
+        if from_pending:
+            self._require(a.card == self.pending_wild,
+                          f"play the freed {card_text(self.pending_wild or JOKER)} first")
+        else:
+            self._require(a.card in self.hands[a.seat], f"you hold no {card_text(a.card)}")
+        self._require(0 <= a.meld < len(self.table), f"there is no meld m{a.meld} on the table")
+        meld = self.table[a.meld].meld
+        if meld.kind == "set" and a.end is not None:
+            raise IllegalActionError("a set has no ends: lay off without 'low' or 'high'")
+        try:
+            new = meld.lay_off(a.card, a.end, self.rules)
+        except InvalidMeldError as exc:
+            raise IllegalActionError(f"{card_text(a.card)} does not go on m{a.meld}: {exc}") from exc
+        hand = list(self.hands[a.seat])
+        if not from_pending:
+            hand.remove(a.card)
+        self._check_hand_after(a.seat, hand, None, replaced=(a.meld, new))
+        self.hands[a.seat] = hand
+        self.pending_wild = None
+        self.table[a.meld] = TableMeld(a.meld, self.table[a.meld].owner, new)
+        if not hand:
+            self._end_round(a.seat)
+
+    def _replace(self, a: ReplaceWild) -> None:
+        rules = self.rules
+        self._require_turn(a, Phase.PLAY, "replace a wild")
+        self._require(rules.wild_replacement != "none",
+                      f"{rules.name}: wilds on the table are never replaced")
+        self._require(self.down[a.seat], "you replace a wild only once you are down")
+        self._require(rules.lay_off_on_going_down_turn or not self.down_this_turn,
+                      "no replacing on the turn you go down")
+        self._require(self.pending_wild is None, "play the freed wild first")
+        self._require(a.card in self.hands[a.seat], f"you hold no {card_text(a.card)}")
+        self._require(0 <= a.meld < len(self.table), f"there is no meld m{a.meld} on the table")
+        meld = self.table[a.meld].meld
+        if rules.wild_replacement == "runs-play-freed-wild" and meld.kind != "run":
+            raise IllegalActionError("wilds in a set cannot be replaced, only wilds in a run")
+        try:
+            new, freed = meld.replace_wild(a.card, rules)
+        except InvalidMeldError as exc:
+            raise IllegalActionError(str(exc)) from exc
+        hand = list(self.hands[a.seat])
+        hand.remove(a.card)
+        if rules.wild_replacement == "runs-play-freed-wild":
+            table = [tm.meld for tm in self.table]
+            table[a.meld] = new
+            if not self._freed_wild_playable(table, freed, hand):
+                raise IllegalActionError(f"the freed {card_text(freed)} would fit nowhere on the "
+                                         f"table (leaving a legal end of turn), and it must be "
+                                         f"played this turn")
+            self.pending_wild = freed
+        else:
+            hand.append(freed)
+        self.hands[a.seat] = hand
+        self.table[a.meld] = TableMeld(a.meld, self.table[a.meld].owner, new)
+
+    def _freed_wild_playable(self, table: list[Meld], wild: Card, hand: list[Card]) -> bool:
+        for i, m in enumerate(table):
+            ends: tuple[End | None, ...] = m.ends() if m.kind == "run" else (None,)
+            for end in ends:
+                try:
+                    placed = m.lay_off(wild, end, self.rules)
+                except InvalidMeldError:
+                    continue
+                if self.rules.going_out != "play-all" or len(hand) != 1:
+                    return True
+                after = list(table)
+                after[i] = placed
+                if any(self._fits(x, hand[0]) for x in after):
+                    return True
+        return False
+
+    def _discard(self, a: Discard) -> None:
+        rules = self.rules
+        self._require_turn(a, Phase.PLAY, "discard")
+        self._require(self.pending_wild is None,
+                      f"play the freed {card_text(self.pending_wild or JOKER)} on a meld before "
+                      f"discarding")
+        hand = self.hands[a.seat]
+        self._require(a.card in hand, f"you hold no {card_text(a.card)}")
+        if rules.going_out == "play-all":
+            self._require(len(hand) > 1, "the last card may not be discarded: go out by playing "
+                                         "every card onto the table")
+        fits = any(self._fits(tm.meld, a.card) for tm in self.table)
+        if a.shanghai:
+            self._require(rules.shanghai_call, "the \"Shanghai\" call is not in these rules")
+            self._require(fits, f"{card_text(a.card)} fits no meld on the table: nothing to protect")
+        hand.remove(a.card)
+        self.discards.append(a.card)
+        self.discarder = a.seat
+        self.turns_taken += 1
+        if not hand:
+            self._end_round(a.seat)
+            return
+        nxt = (a.seat + 1) % self.players
+        self.discard_live = not a.shanghai
+        if rules.shanghai_call and fits and not a.shanghai:
+            order = [(nxt + k) % self.players for k in range(self.players)]
+            seats = tuple(s for s in order if s != a.seat and len(self.hands[s]) >= 2)
+            if seats:
+                self.turn = nxt
+                self.shanghai_window = ShanghaiWindow(seats, a.card, a.seat)
+                self.phase = Phase.SHANGHAI
+                return
+        self._begin_turn(nxt)
+
+    def shanghai_spots(self, card: Card) -> list[tuple[int, End | None]]:
+        """Every (meld, end) where ``card`` could be added."""
+        spots: list[tuple[int, End | None]] = []
+        for tm in self.table:
+            ends: tuple[End | None, ...] = tm.meld.ends() if tm.meld.kind == "run" else (None,)
+            for end in ends:
+                try:
+                    tm.meld.lay_off(card, end, self.rules)
+                    spots.append((tm.id, end))
+                except InvalidMeldError:
+                    pass
+        return spots
+
+    def _call_shanghai(self, a: CallShanghai) -> None:
+        self._require(self.phase == Phase.SHANGHAI, f"cannot call \"Shanghai\" now: {self._phase_words()}")
+        w = self.shanghai_window
+        assert w is not None
+        self._require(a.seat in w.seats, f"seat {a.seat} cannot call \"Shanghai\" on this discard")
+        self._require(a.seat not in w.answers, f"seat {a.seat} has already answered")
+        self._require((a.meld, a.end) in self.shanghai_spots(w.card),
+                      f"{card_text(w.card)} does not go on m{a.meld}" + (f" {a.end}" if a.end else ""))
+        self._shanghai_answer(a.seat, a)
+
+    def _shanghai_answer(self, seat: int, call: CallShanghai | None) -> None:
+        w = self.shanghai_window
+        assert w is not None
+        if seat not in w.seats:
+            raise IllegalActionError(f"seat {seat} has no say on this discard")
+        if seat in w.answers:
+            raise IllegalActionError(f"seat {seat} has already answered")
+        w.answers[seat] = call
+        winner: CallShanghai | None = None
+        for s in w.seats:
+            if s not in w.answers:
+                return
+            if w.answers[s] is not None:
+                winner = w.answers[s]
+                break
+        self.shanghai_window = None
+        nxt = (w.discarder + 1) % self.players
+        if winner is not None:
+            # 001: "add the discard to a meld. The calling player then offers their hand face down
+            # to the player who discarded the card, and they must take a card from it."
+            card = self.discards.pop()
+            tm = self.table[winner.meld]
+            self.table[winner.meld] = TableMeld(tm.id, tm.owner, tm.meld.lay_off(card, winner.end,
+                                                                                  self.rules))
+            caller = self.hands[winner.seat]
+            given = caller.pop(self.rng.randrange(len(caller)))
+            self.hands[w.discarder].append(given)
+            self.discard_live = False
+        self._begin_turn(nxt)
+
+    # -- round end ------------------------------------------------------------------------------
+    def _end_round(self, went_out: int | None) -> None:
+        rules = self.rules
+        n = self.players
+        points = [0 if s == went_out else sum(rules.points(c) for c in self.hands[s]) for s in range(n)]
+        if self.cut is not None and self.cut.made:
+            # 000: "all other persons get a 50-point penalty against them on the score pad"
+            points = [p + (rules.cut_bonus if s != self.cut.cutter else 0) for s, p in enumerate(points)]
+        slam: str | None = None
+        blind = 0
+        if went_out is not None and self.down_this_turn and went_out == self.turn:
+            if rules.slam_records:
+                slam = "semi-slam" if self.others_down_when_went_down else "slam"
+            if rules.blind_out_bonus or rules.blind_out_bonus_no_joker:
+                blind = (rules.blind_out_bonus_no_joker if went_out in self.joker_free
+                         else rules.blind_out_bonus)
+                points[went_out] -= blind
+        result = RoundResult(
+            number=self.round_number, contract=self.rules.contract(self.round_number).text(),
+            dealer=self.dealer, went_out=went_out, points=tuple(points),
+            hands=tuple(tuple(h) for h in self.hands), cut=self.cut, slam=slam,
+            joker_free=tuple(self.joker_free), blind_bonus=blind, buys=tuple(self.buys_used))
+        self.round_results.append(result)
+        self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
+        self.round_index += 1
+        self.pending_wild = None
+        self.buy_window = None
+        self.shanghai_window = None
+        if self.round_index >= len(rules.rounds):
+            self.phase = Phase.GAME_OVER
+        else:
+            self._start_round()
+
+    # -- legal actions --------------------------------------------------------------------------
+    def legal_actions(self, seat: int | None = None) -> Iterator[Action]:
+        """Every legal action (of one seat, or of every seat that may act), lazily.
+
+        Going down is offered as the solver's best arrangement; ``apply`` accepts any legal one.
+        """
+        from shanghai.engine.legal import legal_actions
+
+        return legal_actions(self, seat)
+
+    def best_go_down(self, seat: int) -> GoDown | None:
+        """The go-down leaving the fewest points that the rules let this seat make now."""
+        if self.phase != Phase.PLAY or seat != self.turn or self.down[seat] or self.pending_wild:
+            return None
+        forbidden: set[int] = set()
+        if self.rules.going_out == "play-all":
+            forbidden.add(1)
+        elif self.rules.going_out == "discard-last":
+            forbidden.add(0)
+        best = solve_contract(self.hands[seat], self.rules.contract(self.round_number), self.rules,
+                              forbidden_leftovers=forbidden)
+        if best is None:
+            return None
+        return GoDown(seat, tuple(MeldSpec(m.kind, m.cards) for m in best.melds))
+
+
+_HANDLERS: dict[type, Callable[[Game, Any], None]] = {
+    Cut: Game._cut,
+    DrawStock: Game._draw,
+    TakeDiscard: Game._take,
+    Buy: Game._answer,
+    Pass: Game._answer,
+    GoDown: Game._go_down,
+    LayOff: Game._lay_off,
+    ReplaceWild: Game._replace,
+    Discard: Game._discard,
+    CallShanghai: Game._call_shanghai,
+}

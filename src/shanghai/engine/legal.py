@@ -1,0 +1,124 @@
+"""Legal actions of a state: the one source of truth for bots, interfaces and the environment."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from shanghai.engine.actions import (
+    Action,
+    Buy,
+    CallShanghai,
+    Cut,
+    Discard,
+    DrawStock,
+    LayOff,
+    Pass,
+    ReplaceWild,
+    TakeDiscard,
+)
+from shanghai.errors import IllegalActionError, InvalidMeldError
+from shanghai.melds import End
+
+if TYPE_CHECKING:
+    from shanghai.engine.game import Game
+
+
+def legal_actions(game: Game, seat: int | None = None) -> Iterator[Action]:
+    from shanghai.engine.game import Phase
+
+    seats = game.to_act()
+    if seat is not None:
+        if seat not in seats:
+            return
+        seats = (seat,)
+    phase = game.phase
+    if phase == Phase.CUT:
+        for s in seats:
+            for t in range(1, game.pack_size):
+                yield Cut(s, t)
+    elif phase == Phase.BUY:
+        for s in seats:
+            yield Buy(s)
+            yield Pass(s)
+    elif phase == Phase.SHANGHAI:
+        w = game.shanghai_window
+        assert w is not None
+        spots = game.shanghai_spots(w.card)
+        for s in seats:
+            for meld, end in spots:
+                yield CallShanghai(s, meld, end)
+            yield Pass(s)
+    elif phase == Phase.DRAW:
+        for s in seats:
+            if game.discard_live and game.discards:
+                yield TakeDiscard(s)
+            yield DrawStock(s)
+    elif phase == Phase.PLAY:
+        for s in seats:
+            yield from _play_actions(game, s)
+
+
+def _spots(game: Game, card: int) -> Iterator[tuple[int, End | None]]:
+    for tm in game.table:
+        ends: tuple[End | None, ...] = tm.meld.ends() if tm.meld.kind == "run" else (None,)
+        for end in ends:
+            try:
+                tm.meld.lay_off(card, end, game.rules)  # type: ignore[arg-type]
+            except InvalidMeldError:
+                continue
+            yield tm.id, end
+
+
+def _legal(game: Game, action: Action) -> bool:
+    """Check a candidate by applying it to a copy (used only where the hand gets very short)."""
+    trial = game.copy()
+    try:
+        trial.apply(action)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def _play_actions(game: Game, seat: int) -> Iterator[Action]:
+    rules = game.rules
+    hand = game.hands[seat]
+    if game.pending_wild is not None:
+        for meld, end in _spots(game, game.pending_wild):
+            action = LayOff(seat, game.pending_wild, meld, end)
+            if len(hand) > 1 or rules.going_out != "play-all" or _legal(game, action):
+                yield action
+        return
+    if not game.down[seat]:
+        go_down = game.best_go_down(seat)
+        if go_down is not None:
+            yield go_down
+    distinct = sorted(set(hand))
+    may_play_on_table = game.down[seat] and (rules.lay_off_on_going_down_turn
+                                             or not game.down_this_turn)
+    short = len(hand) <= 2
+    if may_play_on_table:
+        for card in distinct:
+            for meld, end in _spots(game, card):
+                action = LayOff(seat, card, meld, end)
+                if not short or _legal(game, action):
+                    yield action
+        if rules.wild_replacement != "none":
+            for tm in game.table:
+                if rules.wild_replacement == "runs-play-freed-wild" and tm.meld.kind != "run":
+                    continue
+                for card in distinct:
+                    if rules.is_wild(card):
+                        continue
+                    try:
+                        tm.meld.replace_wild(card, rules)
+                    except InvalidMeldError:
+                        continue
+                    replace = ReplaceWild(seat, card, tm.id)
+                    if _legal(game, replace):
+                        yield replace
+    if rules.going_out != "play-all" or len(hand) > 1:
+        for card in distinct:
+            yield Discard(seat, card)
+            if rules.shanghai_call and any(True for _ in _spots(game, card)):
+                yield Discard(seat, card, shanghai=True)

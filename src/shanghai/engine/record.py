@@ -1,0 +1,180 @@
+"""Game records: rules, seed, seats and the ordered actions, one JSON object per line.
+
+The first line is the header; each further line is one action in its text form::
+
+    {"format": "shanghai-record", "version": 1, "rules": {"preset": "isra"}, "seed": 7,
+     "players": ["Ann", "Bob", "Cy", "Di"]}
+    {"n": 0, "action": "3 cut 45"}
+    {"n": 1, "action": "1 draw"}
+    ...
+    {"end": {"totals": [120, 35, 80, 210]}}
+
+The reader is forgiving: blank lines and lines starting with ``#`` are skipped, an action line may
+be a bare JSON string, and the ``end`` line is optional (when present, replay checks it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from shanghai.engine.actions import Action, parse_action
+from shanghai.engine.game import Game
+from shanghai.errors import IllegalActionError, InconsistentRulesError, RecordError
+from shanghai.rules import PRESETS, preset
+from shanghai.rules.model import Contract, MeldRequirement, PackSpec, RoundSpec, Rules
+
+FORMAT = "shanghai-record"
+VERSION = 1
+
+
+def rules_to_spec(rules: Rules) -> dict[str, Any]:
+    """The preset name, its options and every rule changed from them (house rules)."""
+    base_name = rules.name if rules.name in PRESETS else None
+    if base_name is None:
+        raise RecordError(f"rules {rules.name!r} are not based on a preset")
+    base = preset(base_name, rules.options)
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(rules):
+        if f.name in ("options",):
+            continue
+        value = getattr(rules, f.name)
+        if value != getattr(base, f.name):
+            changes[f.name] = _to_json(value)
+    spec: dict[str, Any] = {"preset": base_name}
+    if rules.options:
+        spec["options"] = list(rules.options)
+    if changes:
+        spec["changes"] = changes
+    return spec
+
+
+def _to_json(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [_to_json(v) for v in value]
+    return value
+
+
+def rules_from_spec(spec: dict[str, Any]) -> Rules:
+    """Rules from a record's ``rules`` object."""
+    if not isinstance(spec, dict) or "preset" not in spec:
+        raise RecordError("the record's rules must name a preset")
+    rules = preset(str(spec["preset"]), spec.get("options", []))
+    changes = dict(spec.get("changes", {}))
+    if "rounds" in changes:
+        changes["rounds"] = tuple(
+            RoundSpec(Contract(tuple(MeldRequirement(m["kind"], m["min_size"])
+                                     for m in r["contract"]["melds"])), r["buys"], r.get("name", ""))
+            for r in changes["rounds"])
+    if "packs" in changes:
+        changes["packs"] = tuple(PackSpec(**p) for p in changes["packs"])
+    if "rank_points" in changes:
+        changes["rank_points"] = tuple(changes["rank_points"])
+    try:
+        return rules.changed(**changes) if changes else rules
+    except (InconsistentRulesError, TypeError, KeyError) as exc:
+        raise RecordError(f"the record's rules cannot be used: {exc}") from exc
+
+
+@dataclass
+class GameRecord:
+    """A game as its rules, seed, seats and actions."""
+
+    rules: Rules
+    seed: int
+    players: list[str]
+    actions: list[str] = field(default_factory=list)
+    end_totals: list[int] | None = None
+
+    @classmethod
+    def of(cls, game: Game, names: Iterable[str] | None = None) -> GameRecord:
+        players = list(names) if names is not None else [f"Player {i + 1}" for i in range(game.players)]
+        return cls(game.rules, game.seed, players, [str(a) for a in game.actions],
+                   list(game.totals) if game.is_over else None)
+
+    def header(self) -> dict[str, Any]:
+        return {"format": FORMAT, "version": VERSION, "rules": rules_to_spec(self.rules),
+                "seed": self.seed, "players": self.players}
+
+    def to_jsonl(self) -> str:
+        lines = [json.dumps(self.header(), ensure_ascii=False)]
+        lines += [json.dumps({"n": i, "action": a}) for i, a in enumerate(self.actions)]
+        if self.end_totals is not None:
+            lines.append(json.dumps({"end": {"totals": self.end_totals}}))
+        return "\n".join(lines) + "\n"
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_jsonl(), encoding="utf-8")
+
+    @classmethod
+    def from_jsonl(cls, text: str) -> GameRecord:
+        header: dict[str, Any] | None = None
+        actions: list[str] = []
+        end: list[int] | None = None
+        for lineno, raw in enumerate(text.splitlines(), 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise RecordError(f"line {lineno}: not JSON ({exc.msg})") from exc
+            if header is None:
+                if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+                    raise RecordError(f"line {lineno}: expected the header "
+                                      f"{{\"format\": \"{FORMAT}\", ...}}")
+                if obj.get("version", VERSION) > VERSION:
+                    raise RecordError(f"line {lineno}: record version {obj['version']} is newer "
+                                      f"than this program reads ({VERSION})")
+                header = obj
+                continue
+            if isinstance(obj, str):
+                actions.append(obj)
+            elif isinstance(obj, dict) and "action" in obj:
+                if "n" in obj and obj["n"] != len(actions):
+                    raise RecordError(f"line {lineno}: action number {obj['n']} out of order "
+                                      f"(expected {len(actions)})")
+                actions.append(str(obj["action"]))
+            elif isinstance(obj, dict) and "end" in obj:
+                end = list(obj["end"].get("totals", [])) or None
+            else:
+                raise RecordError(f"line {lineno}: neither an action nor the end of the game")
+        if header is None:
+            raise RecordError("the record is empty: no header line")
+        try:
+            seed = int(header["seed"])
+            players = [str(p) for p in header["players"]]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"the header needs a seed and players: {exc}") from exc
+        return cls(rules_from_spec(header.get("rules", {})), seed, players, actions, end)
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        return cls.from_jsonl(Path(path).read_text(encoding="utf-8"))
+
+    def replay(self, *, each: Any = None) -> Game:
+        """Play the record back; ``each(game, index, action)`` is called after every action.
+
+        An illegal or unreadable action raises ``RecordError`` naming its index and the reason.
+        """
+        game = Game.new(self.rules, len(self.players), self.seed)
+        for i, text in enumerate(self.actions):
+            try:
+                action: Action = parse_action(text)
+                game.apply(action)
+            except IllegalActionError as exc:
+                raise RecordError(f"action {i} ({text!r}): {exc}") from exc
+            except ValueError as exc:
+                raise RecordError(f"action {i} ({text!r}): {exc}") from exc
+            if each is not None:
+                each(game, i, action)
+        if self.end_totals is not None and game.is_over and list(game.totals) != self.end_totals:
+            raise RecordError(f"the record ends with totals {self.end_totals} but replay gives "
+                              f"{game.totals}")
+        return game
