@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from shanghai.cards import JOKER, Card, card_text, make_card
 from shanghai.melds import Meld, _check_run_layout, check_set
@@ -113,8 +114,7 @@ class _Search:
                 continue
             if self.majority and len(wild_places) >= naturals:
                 continue
-            if self.no_adjacent and any(b - a == 1 for a, b in zip(wild_places, wild_places[1:],
-                                                                    strict=False)):
+            if self.no_adjacent and any(b - a == 1 for a, b in pairwise(wild_places)):
                 continue
             out.append((suit, low, high, wild_places))
 
@@ -177,8 +177,10 @@ class _Search:
                 if w > wilds_left or (self.majority and w >= k):
                     continue
                 cands.append((rank, k, w))
-        if not self.majority and wilds_left >= m and 0 not in used_ranks:
-            cands.append((0, 0, m))  # a set of wilds alone (000: "Three JOKERS can be used to form a set")
+        if not self.majority and wilds_left >= m:
+            # A set of wilds alone (000: "Three JOKERS can be used to form a set"). Several such
+            # sets are allowed: each may stand for a rank of its own.
+            cands.append((0, 0, m))
         for cand in cands:
             if same_as_previous and cand < chosen[-1]:
                 continue

@@ -1,0 +1,55 @@
+"""Shared pieces of the command line: its error type, loading rules, reading cards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from shanghai.cards import Card, parse_cards
+from shanghai.errors import RuleNotImplementedError
+from shanghai.rules import Rules, preset
+
+# Exit statuses of every command.
+EXIT_OK = 0
+EXIT_NO = 1        # a valid question answered "no" (invalid meld, unmet contract), or a bad record
+EXIT_USAGE = 2     # bad input: unknown card, preset, option, round, player count, unreadable file
+
+
+class CliError(Exception):
+    """A problem to report on one line (``shanghai: <message>``) and exit with ``code``."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def split_options(options: Iterable[str] | None) -> list[str]:
+    """``--option a --option b,c`` -> ``["a", "b", "c"]``."""
+    out: list[str] = []
+    for item in options or ():
+        out.extend(o for o in item.replace(",", " ").split() if o)
+    return out
+
+
+def load_rules(name: str | None, options: Iterable[str] | None = ()) -> Rules:
+    """The preset ``name`` with options; bad names and options raise ``ShanghaiError`` subclasses,
+    and a preset that is not built yet raises ``CliError`` saying so."""
+    if name is None:
+        raise CliError("no rule set given: use --rules PRESET (see 'shanghai rules')")
+    try:
+        return preset(name, split_options(options))
+    except RuleNotImplementedError as exc:
+        raise CliError(f"the {name.strip().lower()!r} preset is not built yet ({exc})") from exc
+
+
+def read_cards(texts: str | Sequence[str]) -> list[Card]:
+    """Cards from command-line words (each may hold several cards separated by spaces or commas)
+    or from a JSON value (a list of card texts, or one text)."""
+    if isinstance(texts, str):
+        return parse_cards(texts)
+    words: list[str] = []
+    for t in texts:
+        if not isinstance(t, str):
+            raise CliError(f"a card must be given as text like \"10H\", not {t!r}")
+        words.extend(t.replace(",", " ").split())
+    return parse_cards(words)
