@@ -384,6 +384,13 @@ def test_lay_off_at_the_ends_of_a_run() -> None:
     with pytest.raises(InvalidMeldError, match="nothing goes below"):
         low_ace.lay_off(C("KS"), "low", ISRA)
     assert low_ace.lay_off(C("5S"), "high", ISRA).high == 5
+    # VARIANTS.md: "A run holding both aces (A-2-...-K-A) is never possible": a whole suit has no end
+    whole = meld("AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC", ISRA)
+    assert whole.ends() == ()
+    with pytest.raises(InvalidMeldError):
+        whole.lay_off(C("AC"), "high", ISRA)
+    assert meld("2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC", ISRA).ends() == ()
+    assert meld("2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC", ISRA).ends() == ("low", "high")
 
 
 def test_lay_off_respects_the_wild_rules() -> None:

@@ -87,8 +87,8 @@ class Meld:
 
     def ends(self) -> tuple[End, ...]:
         """The places a card may be added: both ends of a run (where a place is left), none for a set."""
-        if self.kind == "set":
-            return ()
+        if self.kind == "set" or len(self.cards) >= 13:
+            return ()  # a run of 13 is a whole suit: one more would need both aces
         out: list[End] = []
         if self.low > 1:
             out.append("low")

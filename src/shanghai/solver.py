@@ -73,9 +73,19 @@ class _Search:
         self.places = (low_place, high_place)
         self.majority = rules.wild_limit == "naturals-majority"
         self.no_adjacent = rules.wild_limit == "no-adjacent-in-runs"
+        # Run candidates depend only on the naturals left, the size and the wilds left; many
+        # branches reach the same naturals (runs that differ only in their wilds).
+        self._run_memo: dict[tuple[tuple[int, ...], int, int], list[_RunChoice]] = {}
 
     # -- runs -----------------------------------------------------------------------------------
     def run_candidates(self, slot: MeldRequirement, wilds_left: int) -> list[_RunChoice]:
+        key = (tuple(self.counts), slot.min_size, wilds_left)
+        out = self._run_memo.get(key)
+        if out is None:
+            out = self._run_memo[key] = self._run_candidates(slot, wilds_left)
+        return out
+
+    def _run_candidates(self, slot: MeldRequirement, wilds_left: int) -> list[_RunChoice]:
         out: list[_RunChoice] = []
         counts = self.counts
         lo_place, hi_place = self.places

@@ -5,11 +5,11 @@ so the same rules, seed and actions always give the same game.
 
 >>> from shanghai.rules import preset
 >>> game = Game.new(preset("isra"), players=4, seed=7)
->>> game.phase, game.round_number, game.to_act()
-(<Phase.CUT: 'cut'>, 1, (0,))
->>> game.apply(Cut(0, 45)); game.phase
-<Phase.DRAW: 'draw'>
->>> game.apply(DrawStock(game.turn))
+>>> game.phase, game.round_number, game.dealer, game.to_act()  # the dealer's right cuts
+(<Phase.CUT: 'cut'>, 1, 3, (2,))
+>>> game.apply(Cut(2, 45)); game.phase, len(game.hands[0]), game.turn
+(<Phase.DRAW: 'draw'>, 11, 0)
+>>> game.apply(Cut(2, 45))
 Traceback (most recent call last):
 ...
 shanghai.errors.IllegalActionError: ...
@@ -382,6 +382,7 @@ class Game:
             raise IllegalActionError(f"unknown action {action!r}")
         if not 0 <= action.seat < self.players:
             raise IllegalActionError(f"there is no seat {action.seat} at a table of {self.players}")
+        _check_action_cards(action)
         handler(self, action)
         self.actions.append(action)
 
@@ -800,11 +801,44 @@ class Game:
             forbidden.add(1)
         elif self.rules.going_out == "discard-last":
             forbidden.add(0)
-        best = solve_contract(self.hands[seat], self.rules.contract(self.round_number), self.rules,
-                              forbidden_leftovers=forbidden)
-        if best is None:
+        rules, hand = self.rules, self.hands[seat]
+        contract = rules.contract(self.round_number)
+        best = solve_contract(hand, contract, rules, forbidden_leftovers=forbidden)
+        melds = None if best is None else best.melds
+        left = None if best is None else best.leftover_points
+        if rules.going_out == "play-all" and rules.lay_off_on_going_down_turn:
+            # One card may be left when it plays on a meld already on the table (000: a slam or
+            # semi-slam onto another player's meld), which the solver cannot know: lay every other
+            # card down.
+            for c in sorted(set(hand)):
+                if (left is not None and left <= rules.points(c)) or \
+                        not any(self._fits(tm.meld, c) for tm in self.table):
+                    continue
+                rest = list(hand)
+                rest.remove(c)
+                alt = solve_contract(rest, contract, rules, forbidden_leftovers=range(1, len(hand)))
+                if alt is not None:
+                    melds, left = alt.melds, rules.points(c)
+        if melds is None:
             return None
-        return GoDown(seat, tuple(MeldSpec(m.kind, m.cards) for m in best.melds))
+        return GoDown(seat, tuple(MeldSpec(m.kind, m.cards) for m in melds))
+
+
+def _check_action_cards(action: Action) -> None:
+    """Refuse an action that names something that is not a card, or a meld that is no set or run."""
+    named: list[Card] = []
+    if isinstance(action, GoDown):
+        for spec in action.melds:
+            if spec.kind not in ("set", "run"):
+                raise IllegalActionError(f"a meld is a set or a run, not {spec.kind!r}")
+            named.extend(spec.cards)
+    elif isinstance(action, LayOff | ReplaceWild | Discard):
+        named.append(action.card)
+    for c in named:
+        try:
+            card_text(c)
+        except (TypeError, ValueError):
+            raise IllegalActionError(f"{c!r} is not a card") from None
 
 
 _HANDLERS: dict[type, Callable[[Game, Any], None]] = {

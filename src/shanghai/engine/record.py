@@ -24,7 +24,13 @@ from typing import Any
 
 from shanghai.engine.actions import Action, parse_action
 from shanghai.engine.game import Game
-from shanghai.errors import IllegalActionError, InconsistentRulesError, RecordError
+from shanghai.errors import (
+    IllegalActionError,
+    InconsistentRulesError,
+    RecordError,
+    RuleNotImplementedError,
+    ShanghaiError,
+)
 from shanghai.rules import PRESETS, preset
 from shanghai.rules.model import Contract, MeldRequirement, PackSpec, RoundSpec, Rules
 
@@ -65,7 +71,10 @@ def rules_from_spec(spec: dict[str, Any]) -> Rules:
     """Rules from a record's ``rules`` object."""
     if not isinstance(spec, dict) or "preset" not in spec:
         raise RecordError("the record's rules must name a preset")
-    rules = preset(str(spec["preset"]), spec.get("options", []))
+    try:
+        rules = preset(str(spec["preset"]), spec.get("options", []))
+    except (ShanghaiError, RuleNotImplementedError) as exc:
+        raise RecordError(f"the record's rules cannot be used: {exc}") from exc
     changes = dict(spec.get("changes", {}))
     if "rounds" in changes:
         changes["rounds"] = tuple(
@@ -163,7 +172,10 @@ class GameRecord:
 
         An illegal or unreadable action raises ``RecordError`` naming its index and the reason.
         """
-        game = Game.new(self.rules, len(self.players), self.seed)
+        try:
+            game = Game.new(self.rules, len(self.players), self.seed)
+        except InconsistentRulesError as exc:
+            raise RecordError(f"the record's seats cannot play these rules: {exc}") from exc
         for i, text in enumerate(self.actions):
             try:
                 action: Action = parse_action(text)
