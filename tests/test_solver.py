@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from shanghai.cards import JOKER, Card, cards_text, make_card, parse_cards
 from shanghai.errors import InvalidMeldError
@@ -50,27 +52,35 @@ class _Cand:
     place: tuple[int, int, int] | None  # a run's (suit, low, high)
 
 
-_SET_CACHE: dict[tuple[int, tuple[Card, ...]], int | None] = {}
-_RUN_CACHE: dict[tuple[int, tuple[Card, ...]], frozenset[tuple[int, int, int]]] = {}
+# Validator answers per rules object (kept here, so that its id is never reused) and cards.
+_CACHE: dict[int, tuple[Rules, dict[tuple[Card, ...], int | None],
+                        dict[tuple[Card, ...], frozenset[tuple[int, int, int]]]]] = {}
+
+
+def _caches(rules: Rules) -> tuple[dict[tuple[Card, ...], int | None],
+                                   dict[tuple[Card, ...], frozenset[tuple[int, int, int]]]]:
+    entry = _CACHE.setdefault(id(rules), (rules, {}, {}))
+    assert entry[0] is rules
+    return entry[1], entry[2]
 
 
 def _set_rank(cards: tuple[Card, ...], rules: Rules) -> int | None:
     """The rank of the set these cards make (0: wilds alone), None if they make no set."""
-    key = (id(rules), cards)
-    if key not in _SET_CACHE:
+    cache = _caches(rules)[0]
+    if cards not in cache:
         try:
-            _SET_CACHE[key] = check_set(cards, rules).rank
+            cache[cards] = check_set(cards, rules).rank
         except InvalidMeldError:
-            _SET_CACHE[key] = None
-    return _SET_CACHE[key]
+            cache[cards] = None
+    return cache[cards]
 
 
 def _run_places(cards: tuple[Card, ...], rules: Rules) -> frozenset[tuple[int, int, int]]:
     """Every (suit, low, high) these cards may take as a run (none: no run)."""
-    key = (id(rules), cards)
-    if key not in _RUN_CACHE:
-        _RUN_CACHE[key] = frozenset((m.suit, m.low, m.high) for m in run_arrangements(cards, rules))
-    return _RUN_CACHE[key]
+    cache = _caches(rules)[1]
+    if cards not in cache:
+        cache[cards] = frozenset((m.suit, m.low, m.high) for m in run_arrangements(cards, rules))
+    return cache[cards]
 
 
 def _sub_multisets(cards: Sequence[Card], at_most_one: bool = False) -> list[tuple[Card, ...]]:
@@ -87,6 +97,7 @@ def brute_force(hand: Sequence[Card], contract: Contract, rules: Rules,
                 forbidden_leftovers: Sequence[int] = ()) -> int | None:
     """The fewest points a hand can keep while laying down exactly the contract, or None."""
     counts = Counter(hand)
+    assert max(counts.values(), default=0) < 16  # a count must fit its field
     distinct = sorted(counts)
     shift = {c: _BITS * i for i, c in enumerate(distinct)}
     guard = sum(16 << shift[c] for c in distinct)
@@ -297,7 +308,8 @@ HANDS_PER_PRESET = 400
 
 
 def _contracts(rules: Rules) -> list[Contract]:
-    return list(dict.fromkeys(spec.contract for spec in rules.rounds))
+    """The preset's contracts that a hand of at most 12 cards can hold."""
+    return [c for c in dict.fromkeys(spec.contract for spec in rules.rounds) if c.min_cards <= 12]
 
 
 @pytest.mark.parametrize("name", list(RULES))
@@ -307,9 +319,8 @@ def test_solver_matches_brute_force(name: str) -> None:
     contracts = _contracts(rules)
     met = 0
     for _ in range(HANDS_PER_PRESET):
-        size = rng.randint(8, 12)
-        fitting = [c for c in contracts if c.min_cards <= size]
-        contract = rng.choice(fitting)
+        contract = rng.choice(contracts)
+        size = rng.randint(max(8, contract.min_cards), 12)
         wilds = rng.choice((0, 0, 1, 1, 2, 2, 3, 4))
         hand = random_hand(rng, rules, contract, size, wilds)
         met += compare(hand, contract, rules)
@@ -325,8 +336,8 @@ def test_solver_forbidden_leftover_matches_brute_force(name: str) -> None:
     contracts = _contracts(rules)
     differs = 0
     for _ in range(HANDS_PER_PRESET // 2):
-        size = rng.randint(8, 12)
-        contract = rng.choice([c for c in contracts if c.min_cards <= size])
+        contract = rng.choice(contracts)
+        size = rng.randint(max(8, contract.min_cards), 12)
         # a contract's cards plus one: the case where one card would be left
         hand = random_hand(rng, rules, contract, size, rng.choice((0, 1, 1, 2, 3)))
         compare(hand, contract, rules, (1,))
@@ -334,6 +345,21 @@ def test_solver_forbidden_leftover_matches_brute_force(name: str) -> None:
         barred = brute_force(hand, contract, rules, (1,))
         differs += free != barred
     assert differs > 0  # the forbidden count matters in some hands
+
+
+_POOL = [*parse_cards("AH 2H 3H 4H 5H 6H 7H 8H 5S 6S 7S 8S 2S 2C 5D 5C 7D AS KH QH"), JOKER]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(RULES)), round_index=st.integers(0, 6),
+       hand=st.lists(st.sampled_from(_POOL), min_size=8, max_size=11),
+       forbidden=st.sampled_from([(), (1,), (0,), (1, 2)]))
+def test_solver_matches_brute_force_hypothesis(name: str, round_index: int, hand: list[Card],
+                                               forbidden: tuple[int, ...]) -> None:
+    """Hands from a small pool of cards (many duplicates, hearts runs, 5s and 7s, black 2s)."""
+    rules = RULES[name]
+    compare(hand, rules.rounds[round_index].contract, rules, forbidden)
 
 
 def test_no_slow_hands() -> None:
@@ -421,3 +447,14 @@ def test_black_twos_natural_or_wild() -> None:
         compare(hand, contract, may_i)
         compare(hand, may_i.contract(1), may_i)
         compare(hand, may_i.contract(2), may_i)
+    # runs only: the 2S must be natural in its own place for AS 2S 3S JK to have 3 naturals
+    runs = may_i.contract(3)
+    hand = P("AS 2S 3S JK 5H 6H 7H 2C")
+    assert compare(hand, runs, may_i)
+    arr = solve_contract(hand, runs, may_i)
+    assert arr is not None and arr.melds[0].wild_count(may_i) + arr.melds[1].wild_count(may_i) == 2
+    assert not compare(P("2S 2C JK JK 5H 6H 7H 8H"), runs, may_i)
+    # a house rule without the majority: 2S JK JK JK is a run, the 2S its one natural card
+    loose = may_i.changed(wild_limit="none")
+    assert compare(P("2S JK JK JK 5H 6H 7H 8H"), runs, loose)
+    assert compare(P("2S 2S JK JK 5H 6H 7H 2C"), runs, loose)

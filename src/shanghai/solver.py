@@ -282,7 +282,7 @@ def solve_contract(hand: Sequence[Card], contract: Contract, rules: Rules, *,
         return None
     best: Arrangement | None = None
     twos = [c for c in (_TWO_SPADES, _TWO_CLUBS) if rules.is_wild(c)]
-    n_twos = [hand.count(c) for c in twos]
+    n_twos = [hand.count(c) if _may_play_natural(c, hand, contract, rules) else 0 for c in twos]
     # A wild black 2 may also play as the natural 2 of its suit: try each split.
     splits: list[tuple[int, ...]] = [()]
     for n in n_twos:
@@ -306,6 +306,20 @@ def solve_contract(hand: Sequence[Card], contract: Contract, rules: Rules, *,
         if search.best is not None:
             best = _build(search, naturals, wild_cards, contract, rules)
     return best
+
+
+def _may_play_natural(two: Card, hand: Sequence[Card], contract: Contract, rules: Rules) -> bool:
+    """Can a wild black 2 be of use as the natural 2 of its suit? Only in a set of 2s, or in a run
+    of its suit; with more naturals than wilds, such a run holds another natural of that suit.
+    Where it cannot, playing it as a natural is never better than playing it as a wild."""
+    kinds = {m.kind for m in contract.melds}
+    if "set" in kinds:
+        return True
+    if "run" not in kinds:
+        return False
+    if rules.wild_limit != "naturals-majority":
+        return True
+    return any(not rules.is_wild(c) and c >> 4 == two >> 4 for c in hand)
 
 
 def _build(search: _Search, naturals: dict[int, int], wild_cards: list[Card],

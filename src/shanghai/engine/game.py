@@ -40,6 +40,7 @@ from shanghai.engine.actions import (
     TakeDiscard,
 )
 from shanghai.errors import IllegalActionError, InvalidMeldError
+from shanghai.fits import lay_off_options
 from shanghai.melds import End, Meld, check_run, check_set
 from shanghai.rules.model import Contract, RoundSpec, Rules
 from shanghai.solver import solve_contract
@@ -574,14 +575,7 @@ class Game:
                     f"the last card may not be discarded: go out by playing every card")
 
     def _fits(self, meld: Meld, card: Card) -> bool:
-        ends: tuple[End | None, ...] = meld.ends() if meld.kind == "run" else (None,)
-        for end in ends:
-            try:
-                meld.lay_off(card, end, self.rules)
-                return True
-            except InvalidMeldError:
-                continue
-        return False
+        return card in lay_off_options(meld, self.rules)
 
     def _lay_off(self, a: LayOff) -> None:
         self._require_turn(a, Phase.PLAY, "lay off")
@@ -698,16 +692,9 @@ class Game:
 
     def shanghai_spots(self, card: Card) -> list[tuple[int, End | None]]:
         """Every (meld, end) where ``card`` could be added."""
-        spots: list[tuple[int, End | None]] = []
-        for tm in self.table:
-            ends: tuple[End | None, ...] = tm.meld.ends() if tm.meld.kind == "run" else (None,)
-            for end in ends:
-                try:
-                    tm.meld.lay_off(card, end, self.rules)
-                    spots.append((tm.id, end))
-                except InvalidMeldError:
-                    pass
-        return spots
+        rules = self.rules
+        return [(tm.id, end) for tm in self.table
+                for end in lay_off_options(tm.meld, rules).get(card, ())]
 
     def _call_shanghai(self, a: CallShanghai) -> None:
         self._require(self.phase == Phase.SHANGHAI, f"cannot call \"Shanghai\" now: {self._phase_words()}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from shanghai.cards import Card
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -17,7 +18,8 @@ from shanghai.engine.actions import (
     ReplaceWild,
     TakeDiscard,
 )
-from shanghai.errors import IllegalActionError, InvalidMeldError
+from shanghai.errors import IllegalActionError
+from shanghai.fits import lay_off_options, replaceable
 from shanghai.melds import End
 
 if TYPE_CHECKING:
@@ -59,14 +61,10 @@ def legal_actions(game: Game, seat: int | None = None) -> Iterator[Action]:
             yield from _play_actions(game, s)
 
 
-def _spots(game: Game, card: int) -> Iterator[tuple[int, End | None]]:
+def _spots(game: Game, card: Card) -> Iterator[tuple[int, End | None]]:
+    rules = game.rules
     for tm in game.table:
-        ends: tuple[End | None, ...] = tm.meld.ends() if tm.meld.kind == "run" else (None,)
-        for end in ends:
-            try:
-                tm.meld.lay_off(card, end, game.rules)  # type: ignore[arg-type]
-            except InvalidMeldError:
-                continue
+        for end in lay_off_options(tm.meld, rules).get(card, ()):
             yield tm.id, end
 
 
@@ -98,21 +96,23 @@ def _play_actions(game: Game, seat: int) -> Iterator[Action]:
                                              or not game.down_this_turn)
     short = len(hand) <= 2
     if may_play_on_table:
-        for card in distinct:
-            for meld, end in _spots(game, card):
-                action = LayOff(seat, card, meld, end)
-                if not short or _legal(game, action):
-                    yield action
+        in_hand = set(hand)
+        spots = sorted((card, tm.id, i, end) for tm in game.table
+                       for card, ends in lay_off_options(tm.meld, rules).items() if card in in_hand
+                       for i, end in enumerate(ends))
+        for card, meld, _, end in spots:
+            action = LayOff(seat, card, meld, end)
+            if not short or _legal(game, action):
+                yield action
         if rules.wild_replacement != "none":
             for tm in game.table:
                 if rules.wild_replacement == "runs-play-freed-wild" and tm.meld.kind != "run":
                     continue
+                wanted = replaceable(tm.meld, rules)
+                if not wanted:
+                    continue
                 for card in distinct:
-                    if rules.is_wild(card):
-                        continue
-                    try:
-                        tm.meld.replace_wild(card, rules)
-                    except InvalidMeldError:
+                    if card not in wanted:
                         continue
                     replace = ReplaceWild(seat, card, tm.id)
                     if _legal(game, replace):

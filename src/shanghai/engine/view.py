@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from shanghai.cards import Card, card_text
 from shanghai.engine.actions import Action
-from shanghai.engine.game import CutResult, Game, Phase, RoundResult
+from shanghai.engine.game import CutResult, Game, Phase, RoundResult, TableMeld
+from shanghai.rules.model import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +71,25 @@ class PlayerView:
         return self.seat is not None and self.seat in self.to_act
 
 
+_MELD_VIEWS: dict[tuple[int, TableMeld], tuple[Rules, MeldView]] = {}
+
+
+def _meld_view(tm: TableMeld, rules: Rules) -> MeldView:
+    key = (id(rules), tm)
+    hit = _MELD_VIEWS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_MELD_VIEWS) > 20_000:
+        _MELD_VIEWS.clear()
+    mv = MeldView(tm.id, tm.owner, tm.meld.kind, tm.meld.cards, tuple(tm.meld.wild_meanings(rules)))
+    _MELD_VIEWS[key] = (rules, mv)
+    return mv
+
+
 def view(game: Game, seat: int | None) -> PlayerView:
     """The view of ``seat`` (or of a spectator, with ``None``)."""
     rules = game.rules
-    table = tuple(MeldView(tm.id, tm.owner, tm.meld.kind, tm.meld.cards,
-                           tuple(tm.meld.wild_meanings(rules))) for tm in game.table)
+    table = tuple(_meld_view(tm, rules) for tm in game.table)
     w = game.buy_window
     sw = game.shanghai_window
     over = game.phase == Phase.GAME_OVER
