@@ -17,6 +17,7 @@ against an independent brute force over all sub-multisets of thousands of random
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -278,7 +279,7 @@ def solve_contract(hand: Sequence[Card], contract: Contract, rules: Rules, *,
     leaving exactly one card where the last card may not be discarded).
     """
     hand = list(hand)
-    if contract.min_cards > len(hand):
+    if contract.min_cards > len(hand) or not may_meet_contract(hand, contract, rules):
         return None
     best: Arrangement | None = None
     twos = [c for c in (_TWO_SPADES, _TWO_CLUBS) if rules.is_wild(c)]
@@ -306,6 +307,108 @@ def solve_contract(hand: Sequence[Card], contract: Contract, rules: Rules, *,
         if search.best is not None:
             best = _build(search, naturals, wild_cards, contract, rules)
     return best
+
+
+def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) -> bool:
+    """A fast necessary condition: False when the hand surely cannot meet the contract.
+
+    It counts the wild cards each meld needs at the least, treating every meld on its own (a card
+    may be counted for a set and a run at once, and a black 2 both as a wild and as a natural), so
+    it never says False wrongly; the search decides the rest.
+
+    >>> from shanghai.rules import preset
+    >>> from shanghai.cards import parse_cards
+    >>> isra = preset("isra")
+    >>> may_meet_contract(parse_cards("7H 7S 7D 9C 9D 5S 6S KD QD 3C 4C JK"), isra.contract(1), isra)
+    True
+    >>> may_meet_contract(parse_cards("7H 7S 9D 9C 2H 5S 6S KD QD 3C 4C 8H"), isra.contract(1), isra)
+    False
+    """
+    is_wild = rules.is_wild
+    wilds = 0
+    counts = [0] * 65
+    for c in hand:
+        if is_wild(c):
+            wilds += 1
+        if c != JOKER:
+            counts[c] += 1
+    majority = rules.wild_limit == "naturals-majority"
+    need = 0
+    sets = contract.sets
+    if sets:
+        by_rank = [0] * 14
+        for r in range(1, 14):
+            by_rank[r] = counts[r] + counts[16 + r] + counts[32 + r] + counts[48 + r]
+        if len(set(sets)) == 1:
+            m = sets[0]
+            least = (m + 2) // 2 if majority else 1   # naturals a set of m needs
+            hosted = [0] * 14
+            for _ in sets:  # the k-th set on a rank costs max(0, k*m - n) - max(0, (k-1)*m - n)
+                best_cost, best_rank = m if not majority else 99, 0
+                for r in range(1, 14):
+                    n = by_rank[r]
+                    k = hosted[r] + 1
+                    if n < k * least:
+                        continue
+                    cost = max(0, k * m - n) - max(0, (k - 1) * m - n)
+                    if cost < best_cost:
+                        best_cost, best_rank = cost, r
+                        if cost == 0:
+                            break
+                hosted[best_rank] += 1
+                need += best_cost
+                if need > wilds:
+                    return False
+        else:
+            for m in sets:
+                need += min([max(0, m - n) for n in by_rank[1:] if n] + ([] if majority else [m]))
+    runs = contract.runs
+    if runs:
+        lo = 2 if rules.aces == "high-only" else 1
+        hi = 13 if rules.aces == "low-only" else 14
+        m = min(runs)
+        per_suit: list[int] = []
+        naturals_of_suit: list[int] = []
+        for s in range(4):
+            base = s * 16
+            mask = 0
+            for p in range(lo, hi + 1):
+                if counts[base + (1 if p == 14 else p)]:
+                    mask |= 1 << p
+            best = 99
+            if mask:
+                # With more naturals than wilds required, a longer window may be the only one possible.
+                longest = min(hi - lo + 1, 13) if majority else m
+                for length in range(m, longest + 1):
+                    window = (1 << length) - 1
+                    for start in range(lo, hi - length + 2):
+                        have = (mask & (window << start)).bit_count()
+                        if have == 0 or (majority and have <= length - have):
+                            continue
+                        if length - have < best:
+                            best = length - have
+                    if best == 0:
+                        break
+            per_suit.append(best)
+            naturals_of_suit.append(sum(counts[base + 1:base + 14]))
+        # k runs of one suit need at least k times its best window and k*m - (its naturals) wilds.
+        least_runs = 99
+        for split in _splits(len(runs), 4):
+            total = 0
+            for s, k in enumerate(split):
+                if k:
+                    total += 99 if per_suit[s] >= 99 else max(k * per_suit[s], k * m - naturals_of_suit[s])
+            if total < least_runs:
+                least_runs = total
+        need += least_runs
+    return need <= wilds
+
+
+@functools.cache
+def _splits(total: int, parts: int) -> tuple[tuple[int, ...], ...]:
+    if parts == 1:
+        return ((total,),)
+    return tuple((k, *rest) for k in range(total + 1) for rest in _splits(total - k, parts - 1))
 
 
 def _may_play_natural(two: Card, hand: Sequence[Card], contract: Contract, rules: Rules) -> bool:

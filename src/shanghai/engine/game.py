@@ -43,7 +43,7 @@ from shanghai.errors import IllegalActionError, InvalidMeldError
 from shanghai.fits import lay_off_options
 from shanghai.melds import End, Meld, check_run, check_set
 from shanghai.rules.model import Contract, RoundSpec, Rules
-from shanghai.solver import solve_contract
+from shanghai.solver import may_meet_contract, solve_contract
 
 
 class Phase(Enum):
@@ -790,6 +790,8 @@ class Game:
             forbidden.add(0)
         rules, hand = self.rules, self.hands[seat]
         contract = rules.contract(self.round_number)
+        if not may_meet_contract(hand, contract, rules):
+            return None  # nor can any part of the hand (the fallback below)
         best = solve_contract(hand, contract, rules, forbidden_leftovers=forbidden)
         melds = None if best is None else best.melds
         left = None if best is None else best.leftover_points
