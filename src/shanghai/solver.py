@@ -327,41 +327,41 @@ def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) ->
     is_wild = rules.is_wild
     wilds = 0
     counts = [0] * 65
+    by_rank: dict[int, int] = {}
     for c in hand:
         if is_wild(c):
             wilds += 1
         if c != JOKER:
             counts[c] += 1
+            r = c & 15
+            by_rank[r] = by_rank.get(r, 0) + 1
     majority = rules.wild_limit == "naturals-majority"
     need = 0
     sets = contract.sets
     if sets:
-        by_rank = [0] * 14
-        for r in range(1, 14):
-            by_rank[r] = counts[r] + counts[16 + r] + counts[32 + r] + counts[48 + r]
         if len(set(sets)) == 1:
-            m = sets[0]
+            m, k_sets = sets[0], len(sets)
             least = (m + 2) // 2 if majority else 1   # naturals a set of m needs
-            hosted = [0] * 14
-            for _ in sets:  # the k-th set on a rank costs max(0, k*m - n) - max(0, (k-1)*m - n)
-                best_cost, best_rank = m if not majority else 99, 0
-                for r in range(1, 14):
-                    n = by_rank[r]
-                    k = hosted[r] + 1
+            # The k-th set on a rank of n naturals costs max(0, k*m - n) - max(0, (k-1)*m - n)
+            # wilds; these costs grow with k, so the cheapest k_sets of them are a lower bound.
+            costs: list[int] = [] if majority else [m] * k_sets  # sets of wilds alone
+            for n in by_rank.values():
+                before = 0
+                for k in range(1, k_sets + 1):
                     if n < k * least:
-                        continue
-                    cost = max(0, k * m - n) - max(0, (k - 1) * m - n)
-                    if cost < best_cost:
-                        best_cost, best_rank = cost, r
-                        if cost == 0:
-                            break
-                hosted[best_rank] += 1
-                need += best_cost
-                if need > wilds:
-                    return False
+                        break
+                    now = k * m - n if k * m > n else 0
+                    costs.append(now - before)
+                    before = now
+            if len(costs) < k_sets:
+                return False
+            costs.sort()
+            need += sum(costs[:k_sets])
+            if need > wilds:
+                return False
         else:
             for m in sets:
-                need += min([max(0, m - n) for n in by_rank[1:] if n] + ([] if majority else [m]))
+                need += min([max(0, m - n) for n in by_rank.values()] + ([] if majority else [m]), default=99)
     runs = contract.runs
     if runs:
         lo = 2 if rules.aces == "high-only" else 1
@@ -375,20 +375,7 @@ def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) ->
             for p in range(lo, hi + 1):
                 if counts[base + (1 if p == 14 else p)]:
                     mask |= 1 << p
-            best = 99
-            if mask:
-                # With more naturals than wilds required, a longer window may be the only one possible.
-                longest = min(hi - lo + 1, 13) if majority else m
-                for length in range(m, longest + 1):
-                    window = (1 << length) - 1
-                    for start in range(lo, hi - length + 2):
-                        have = (mask & (window << start)).bit_count()
-                        if have == 0 or (majority and have <= length - have):
-                            continue
-                        if length - have < best:
-                            best = length - have
-                    if best == 0:
-                        break
+            best = _best_window(mask, m, lo, hi, majority) if mask else 99
             per_suit.append(best)
             naturals_of_suit.append(sum(counts[base + 1:base + 14]))
         # k runs of one suit need at least k times its best window and k*m - (its naturals) wilds.
@@ -402,6 +389,25 @@ def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) ->
                 least_runs = total
         need += least_runs
     return need <= wilds
+
+
+@functools.cache
+def _best_window(mask: int, m: int, lo: int, hi: int, majority: bool) -> int:
+    """Fewest wilds that complete a run of at least ``m`` places over the naturals in ``mask``."""
+    best = 99
+    # With more naturals than wilds required, a longer window may be the only one possible.
+    longest = min(hi - lo + 1, 13) if majority else m
+    for length in range(m, longest + 1):
+        window = (1 << length) - 1
+        for start in range(lo, hi - length + 2):
+            have = (mask & (window << start)).bit_count()
+            if have == 0 or (majority and have <= length - have):
+                continue
+            if length - have < best:
+                best = length - have
+        if best == 0:
+            break
+    return best
 
 
 @functools.cache

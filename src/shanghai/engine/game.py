@@ -578,6 +578,15 @@ class Game:
         return card in lay_off_options(meld, self.rules)
 
     def _lay_off(self, a: LayOff) -> None:
+        new, hand = self._check_lay_off(a)
+        self.hands[a.seat] = hand
+        self.pending_wild = None
+        self.table[a.meld] = TableMeld(a.meld, self.table[a.meld].owner, new)
+        if not hand:
+            self._end_round(a.seat)
+
+    def _check_lay_off(self, a: LayOff) -> tuple[Meld, list[Card]]:
+        """Validate a lay-off without changing anything: the new meld and the hand after it."""
         self._require_turn(a, Phase.PLAY, "lay off")
         self._require(self.down[a.seat], "you lay off only once you are down")
         self._require(self.rules.lay_off_on_going_down_turn or not self.down_this_turn,
@@ -601,13 +610,19 @@ class Game:
         if not from_pending:
             hand.remove(a.card)
         self._check_hand_after(a.seat, hand, None, replaced=(a.meld, new))
-        self.hands[a.seat] = hand
-        self.pending_wild = None
-        self.table[a.meld] = TableMeld(a.meld, self.table[a.meld].owner, new)
-        if not hand:
-            self._end_round(a.seat)
+        return new, hand
 
     def _replace(self, a: ReplaceWild) -> None:
+        new, freed, hand = self._check_replace(a)
+        if self.rules.wild_replacement == "runs-play-freed-wild":
+            self.pending_wild = freed
+        else:
+            hand.append(freed)
+        self.hands[a.seat] = hand
+        self.table[a.meld] = TableMeld(a.meld, self.table[a.meld].owner, new)
+
+    def _check_replace(self, a: ReplaceWild) -> tuple[Meld, Card, list[Card]]:
+        """Validate a wild replacement without changing anything."""
         rules = self.rules
         self._require_turn(a, Phase.PLAY, "replace a wild")
         self._require(rules.wild_replacement != "none",
@@ -634,11 +649,20 @@ class Game:
                 raise IllegalActionError(f"the freed {card_text(freed)} would fit nowhere on the "
                                          f"table (leaving a legal end of turn), and it must be "
                                          f"played this turn")
-            self.pending_wild = freed
-        else:
-            hand.append(freed)
-        self.hands[a.seat] = hand
-        self.table[a.meld] = TableMeld(a.meld, self.table[a.meld].owner, new)
+        return new, freed, hand
+
+    def is_legal(self, action: Action) -> bool:
+        """Would ``apply`` accept this action? (Nothing is changed.)"""
+        try:
+            if isinstance(action, LayOff):
+                self._check_lay_off(action)
+            elif isinstance(action, ReplaceWild):
+                self._check_replace(action)
+            else:
+                self.copy().apply(action)
+        except IllegalActionError:
+            return False
+        return True
 
     def _freed_wild_playable(self, table: list[Meld], wild: Card, hand: list[Card]) -> bool:
         for i, m in enumerate(table):
@@ -792,6 +816,11 @@ class Game:
         contract = rules.contract(self.round_number)
         if not may_meet_contract(hand, contract, rules):
             return None  # nor can any part of the hand (the fallback below)
+        free = solve_contract(hand, contract, rules)
+        if free is None:
+            return None  # nor can any part of the hand
+        if len(free.leftover) not in forbidden:
+            return GoDown(seat, tuple(MeldSpec(m.kind, m.cards) for m in free.melds))
         best = solve_contract(hand, contract, rules, forbidden_leftovers=forbidden)
         melds = None if best is None else best.melds
         left = None if best is None else best.leftover_points

@@ -18,7 +18,6 @@ from shanghai.engine.actions import (
     ReplaceWild,
     TakeDiscard,
 )
-from shanghai.errors import IllegalActionError
 from shanghai.fits import lay_off_options, replaceable
 from shanghai.melds import End
 
@@ -68,23 +67,13 @@ def _spots(game: Game, card: Card) -> Iterator[tuple[int, End | None]]:
             yield tm.id, end
 
 
-def _legal(game: Game, action: Action) -> bool:
-    """Check a candidate by applying it to a copy (used only where the hand gets very short)."""
-    trial = game.copy()
-    try:
-        trial.apply(action)
-    except IllegalActionError:
-        return False
-    return True
-
-
 def _play_actions(game: Game, seat: int) -> Iterator[Action]:
     rules = game.rules
     hand = game.hands[seat]
     if game.pending_wild is not None:
         for meld, end in _spots(game, game.pending_wild):
             action = LayOff(seat, game.pending_wild, meld, end)
-            if len(hand) > 1 or rules.going_out != "play-all" or _legal(game, action):
+            if len(hand) > 1 or rules.going_out != "play-all" or game.is_legal(action):
                 yield action
         return
     if not game.down[seat]:
@@ -102,7 +91,7 @@ def _play_actions(game: Game, seat: int) -> Iterator[Action]:
                        for i, end in enumerate(ends))
         for card, meld, _, end in spots:
             action = LayOff(seat, card, meld, end)
-            if not short or _legal(game, action):
+            if not short or game.is_legal(action):
                 yield action
         if rules.wild_replacement != "none":
             for tm in game.table:
@@ -115,7 +104,7 @@ def _play_actions(game: Game, seat: int) -> Iterator[Action]:
                     if card not in wanted:
                         continue
                     replace = ReplaceWild(seat, card, tm.id)
-                    if _legal(game, replace):
+                    if game.is_legal(replace):
                         yield replace
     if rules.going_out != "play-all" or len(hand) > 1:
         for card in distinct:
