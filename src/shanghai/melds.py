@@ -178,7 +178,8 @@ def _check_run_layout(cards: tuple[Card, ...], suit: int, low: int, rules: Rules
     if n < rules.run_min:
         raise InvalidMeldError(f"a run needs at least {rules.run_min} cards, got {n}")
     if low < 1 or high > 14:
-        raise InvalidMeldError("a run cannot go past the ace at either end")
+        raise InvalidMeldError("a run cannot go past the ace at either end: an ace is high or low, "
+                               "never in the middle (no K-A-2)")
     if n > 13:
         raise InvalidMeldError("a run holds at most 13 cards: an ace is low or high, never both")
     if rules.aces == "high-only" and low == 1:
