@@ -143,7 +143,7 @@ def bench_solver(corpus_path: Path, repeat: int) -> dict[str, Any]:
         if got != case["leftover_points"]:
             wrong += 1
     worst_i = max(range(len(times)), key=times.__getitem__)
-    return {"what": "contract solver on the fixed corpus (best of %d per hand)" % repeat,
+    return {"what": f"contract solver on the fixed corpus (best of {repeat} per hand)",
             "hands": len(times), "wrong_answers": wrong,
             "median_ms": round(statistics.median(times) * 1e3, 4),
             "p99_ms": round(percentile(times, 0.99) * 1e3, 4),
