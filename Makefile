@@ -18,12 +18,12 @@ run: $(STAMP)
 	$(BIN)/shanghai play
 
 test: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest src tests
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests benchmarks
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
