@@ -326,15 +326,18 @@ def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) ->
     """
     is_wild = rules.is_wild
     wilds = 0
-    counts = [0] * 65
     by_rank: dict[int, int] = {}
+    masks = [0, 0, 0, 0]            # places held in each suit (bit p = place p, ace at 1 and 14)
+    naturals_of_suit = [0, 0, 0, 0]
     for c in hand:
         if is_wild(c):
             wilds += 1
         if c != JOKER:
-            counts[c] += 1
             r = c & 15
+            s = c >> 4
             by_rank[r] = by_rank.get(r, 0) + 1
+            masks[s] |= (1 << r) | (1 << 14 if r == 1 else 0)
+            naturals_of_suit[s] += 1
     majority = rules.wild_limit == "naturals-majority"
     need = 0
     sets = contract.sets
@@ -367,27 +370,22 @@ def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) ->
         lo = 2 if rules.aces == "high-only" else 1
         hi = 13 if rules.aces == "low-only" else 14
         m = min(runs)
-        per_suit: list[int] = []
-        naturals_of_suit: list[int] = []
-        for s in range(4):
-            base = s * 16
-            mask = 0
-            for p in range(lo, hi + 1):
-                if counts[base + (1 if p == 14 else p)]:
-                    mask |= 1 << p
-            best = _best_window(mask, m, lo, hi, majority) if mask else 99
-            per_suit.append(best)
-            naturals_of_suit.append(sum(counts[base + 1:base + 14]))
-        # k runs of one suit need at least k times its best window and k*m - (its naturals) wilds.
-        least_runs = 99
-        for split in _splits(len(runs), 4):
-            total = 0
-            for s, k in enumerate(split):
-                if k:
-                    total += 99 if per_suit[s] >= 99 else max(k * per_suit[s], k * m - naturals_of_suit[s])
-            if total < least_runs:
-                least_runs = total
-        need += least_runs
+        allowed = ((1 << (hi + 1)) - 1) & ~((1 << lo) - 1)
+        per_suit = [_best_window(mask & allowed, m, lo, hi, majority) if mask & allowed else 99
+                    for mask in masks]
+        if len(runs) == 1:
+            need += min(per_suit)
+        else:
+            # k runs of one suit need at least k times its best window and k*m - (its naturals) wilds.
+            least_runs = 99
+            for split in _splits(len(runs), 4):
+                total = 0
+                for s, k in enumerate(split):
+                    if k:
+                        total += 99 if per_suit[s] >= 99 else max(k * per_suit[s], k * m - naturals_of_suit[s])
+                if total < least_runs:
+                    least_runs = total
+            need += least_runs
     return need <= wilds
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from shanghai.cards import Card
+from shanghai.cards import ALL_NATURALS, JOKER, Card
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -25,6 +25,15 @@ if TYPE_CHECKING:
     from shanghai.engine.game import Game
 
 
+# Actions are frozen values: the common ones are made once and shared.
+_SEATS = range(16)
+_BUY = tuple(Buy(s) for s in _SEATS)
+_PASS = tuple(Pass(s) for s in _SEATS)
+_TAKE = tuple(TakeDiscard(s) for s in _SEATS)
+_DRAW = tuple(DrawStock(s) for s in _SEATS)
+_DISCARD = tuple({c: Discard(s, c) for c in (*ALL_NATURALS, JOKER)} for s in _SEATS)
+
+
 def legal_actions(game: Game, seat: int | None = None) -> Iterator[Action]:
     from shanghai.engine.game import Phase
 
@@ -40,8 +49,8 @@ def legal_actions(game: Game, seat: int | None = None) -> Iterator[Action]:
                 yield Cut(s, t)
     elif phase == Phase.BUY:
         for s in seats:
-            yield Buy(s)
-            yield Pass(s)
+            yield _BUY[s]
+            yield _PASS[s]
     elif phase == Phase.SHANGHAI:
         w = game.shanghai_window
         assert w is not None
@@ -53,8 +62,8 @@ def legal_actions(game: Game, seat: int | None = None) -> Iterator[Action]:
     elif phase == Phase.DRAW:
         for s in seats:
             if game.discard_live and game.discards:
-                yield TakeDiscard(s)
-            yield DrawStock(s)
+                yield _TAKE[s]
+            yield _DRAW[s]
     elif phase == Phase.PLAY:
         for s in seats:
             yield from _play_actions(game, s)
@@ -108,6 +117,6 @@ def _play_actions(game: Game, seat: int) -> Iterator[Action]:
                         yield replace
     if rules.going_out != "play-all" or len(hand) > 1:
         for card in distinct:
-            yield Discard(seat, card)
+            yield _DISCARD[seat][card]
             if rules.shanghai_call and any(True for _ in _spots(game, card)):
                 yield Discard(seat, card, shanghai=True)

@@ -226,8 +226,8 @@ def _problems(r: Rules) -> list[str]:
             p.append(f"{name} must be one of {', '.join(choices)}, not {value!r}")
     if p:
         return p
-    if not 2 <= r.min_players <= r.max_players:
-        p.append(f"player counts {r.min_players}-{r.max_players} are not a range of at least 2")
+    if not 2 <= r.min_players <= r.max_players <= 16:
+        p.append(f"player counts {r.min_players}-{r.max_players} are not a range within 2-16")
     for n in range(r.min_players, r.max_players + 1):
         packs = [k for k in r.packs if k.min_players <= n <= k.max_players]
         if len(packs) != 1:
