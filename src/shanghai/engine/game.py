@@ -666,12 +666,8 @@ class Game:
 
     def _freed_wild_playable(self, table: list[Meld], wild: Card, hand: list[Card]) -> bool:
         for i, m in enumerate(table):
-            ends: tuple[End | None, ...] = m.ends() if m.kind == "run" else (None,)
-            for end in ends:
-                try:
-                    placed = m.lay_off(wild, end, self.rules)
-                except InvalidMeldError:
-                    continue
+            for end in lay_off_options(m, self.rules).get(wild, ()):
+                placed = m.lay_off(wild, end, self.rules)
                 if self.rules.going_out != "play-all" or len(hand) != 1:
                     return True
                 after = list(table)
@@ -714,8 +710,8 @@ class Game:
                 return
         self._begin_turn(nxt)
 
-    def shanghai_spots(self, card: Card) -> list[tuple[int, End | None]]:
-        """Every (meld, end) where ``card`` could be added."""
+    def spots(self, card: Card) -> list[tuple[int, End | None]]:
+        """Every (meld, end) of the table where ``card`` could be laid off."""
         rules = self.rules
         return [(tm.id, end) for tm in self.table
                 for end in lay_off_options(tm.meld, rules).get(card, ())]
@@ -726,7 +722,7 @@ class Game:
         assert w is not None
         self._require(a.seat in w.seats, f"seat {a.seat} cannot call \"Shanghai\" on this discard")
         self._require(a.seat not in w.answers, f"seat {a.seat} has already answered")
-        self._require((a.meld, a.end) in self.shanghai_spots(w.card),
+        self._require((a.meld, a.end) in self.spots(w.card),
                       f"{card_text(w.card)} does not go on m{a.meld}" + (f" {a.end}" if a.end else ""))
         self._shanghai_answer(a.seat, a)
 

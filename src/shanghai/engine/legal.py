@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from shanghai.cards import ALL_NATURALS, JOKER, Card
+from shanghai.cards import ALL_NATURALS, JOKER
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -19,7 +19,6 @@ from shanghai.engine.actions import (
     TakeDiscard,
 )
 from shanghai.fits import lay_off_options, replaceable
-from shanghai.melds import End
 
 if TYPE_CHECKING:
     from shanghai.engine.game import Game
@@ -54,7 +53,7 @@ def legal_actions(game: Game, seat: int | None = None) -> Iterator[Action]:
     elif phase == Phase.SHANGHAI:
         w = game.shanghai_window
         assert w is not None
-        spots = game.shanghai_spots(w.card)
+        spots = game.spots(w.card)
         for s in seats:
             for meld, end in spots:
                 yield CallShanghai(s, meld, end)
@@ -69,18 +68,11 @@ def legal_actions(game: Game, seat: int | None = None) -> Iterator[Action]:
             yield from _play_actions(game, s)
 
 
-def _spots(game: Game, card: Card) -> Iterator[tuple[int, End | None]]:
-    rules = game.rules
-    for tm in game.table:
-        for end in lay_off_options(tm.meld, rules).get(card, ()):
-            yield tm.id, end
-
-
 def _play_actions(game: Game, seat: int) -> Iterator[Action]:
     rules = game.rules
     hand = game.hands[seat]
     if game.pending_wild is not None:
-        for meld, end in _spots(game, game.pending_wild):
+        for meld, end in game.spots(game.pending_wild):
             action = LayOff(seat, game.pending_wild, meld, end)
             if len(hand) > 1 or rules.going_out != "play-all" or game.is_legal(action):
                 yield action
@@ -118,5 +110,5 @@ def _play_actions(game: Game, seat: int) -> Iterator[Action]:
     if rules.going_out != "play-all" or len(hand) > 1:
         for card in distinct:
             yield _DISCARD[seat][card]
-            if rules.shanghai_call and any(True for _ in _spots(game, card)):
+            if rules.shanghai_call and game.spots(card):
                 yield Discard(seat, card, shanghai=True)
