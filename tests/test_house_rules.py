@@ -84,3 +84,12 @@ def test_every_rule_is_a_documented_field() -> None:
     doc = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
     for f in dataclasses.fields(preset("isra")):
         assert f"`{f.name}`" in doc, f"docs/rules.md does not document the rule {f.name}"
+
+
+@pytest.mark.parametrize("wilds", ["jokers", "jokers-and-black-twos"])
+def test_the_solver_knows_the_same_wild_cards_as_the_rules(wilds: str) -> None:
+    from shanghai.cards import ALL_NATURALS, JOKER
+    from shanghai.solver import _WILD_CARDS
+
+    rules = preset("may-i").changed(wilds=wilds)
+    assert {c for c in (*ALL_NATURALS, JOKER) if rules.is_wild(c)} == _WILD_CARDS[wilds]

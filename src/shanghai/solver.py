@@ -309,6 +309,10 @@ def solve_contract(hand: Sequence[Card], contract: Contract, rules: Rules, *,
     return best
 
 
+_WILD_CARDS = {"jokers": frozenset({JOKER}), "none": frozenset(),
+               "jokers-and-black-twos": frozenset({JOKER, _TWO_SPADES, _TWO_CLUBS})}
+
+
 def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) -> bool:
     """A fast necessary condition: False when the hand surely cannot meet the contract.
 
@@ -324,13 +328,13 @@ def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) ->
     >>> may_meet_contract(parse_cards("7H 7S 9D 9C 2H 5S 6S KD QD 3C 4C 8H"), isra.contract(1), isra)
     False
     """
-    is_wild = rules.is_wild
+    wild_cards = _WILD_CARDS[rules.wilds]
     wilds = 0
     by_rank: dict[int, int] = {}
     masks = [0, 0, 0, 0]            # places held in each suit (bit p = place p, ace at 1 and 14)
     naturals_of_suit = [0, 0, 0, 0]
     for c in hand:
-        if is_wild(c):
+        if c in wild_cards:
             wilds += 1
         if c != JOKER:
             r = c & 15

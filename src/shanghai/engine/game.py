@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from shanghai.cards import JOKER, Card, card_text, make_pack
+from shanghai.cards import ALL_NATURALS, JOKER, Card, card_text, make_pack
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -687,7 +687,8 @@ class Game:
         if rules.going_out == "play-all":
             self._require(len(hand) > 1, "the last card may not be discarded: go out by playing "
                                          "every card onto the table")
-        fits = any(self._fits(tm.meld, a.card) for tm in self.table)
+        # Only the "Shanghai" call cares whether the discard fits a meld on the table.
+        fits = rules.shanghai_call and any(self._fits(tm.meld, a.card) for tm in self.table)
         if a.shanghai:
             self._require(rules.shanghai_call, "the \"Shanghai\" call is not in these rules")
             self._require(fits, f"{card_text(a.card)} fits no meld on the table: nothing to protect")
@@ -850,9 +851,14 @@ def _check_action_cards(action: Action) -> None:
         named.append(action.card)
     for c in named:
         try:
-            card_text(c)
-        except (TypeError, ValueError):
-            raise IllegalActionError(f"{c!r} is not a card") from None
+            known = c in _CARDS
+        except TypeError:  # unhashable
+            known = False
+        if not known:
+            raise IllegalActionError(f"{c!r} is not a card")
+
+
+_CARDS = frozenset((*ALL_NATURALS, JOKER))
 
 
 _HANDLERS: dict[type, Callable[[Game, Any], None]] = {
