@@ -204,10 +204,36 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     seconds = 3.0 if args.quick else 20.0
     results: dict[str, Any] = {"machine": machine(), "when": time.strftime("%Y-%m-%d %H:%M:%S")}
+    # The three game engines run in turns of short slices, so that a machine whose speed drifts
+    # during the run slows them alike and their ratio holds.
+    engines = {"rounds": bench_shanghai_rounds, "rlcard_gin_rummy": bench_rlcard,
+               "open_spiel_gin_rummy": bench_open_spiel}
+    slices = 5
+    for key, fn in engines.items():
+        results[key] = fn(0.2)  # warm-up, not counted
+    totals: dict[str, dict[str, Any]] = {}
+    for _ in range(slices):
+        for key, fn in engines.items():
+            part = fn(seconds / slices)
+            total = totals.setdefault(key, {"what": part.get("what")})
+            if "missing" in part:
+                total["missing"] = part["missing"]
+                continue
+            for k in ("games", "rounds", "actions", "seconds"):
+                if k in part:
+                    total[k] = round(total.get(k, 0) + part[k], 3)
+    for total in totals.values():
+        if "missing" not in total:
+            secs = total["seconds"]
+            total["actions_per_s"] = round(total["actions"] / secs)
+            total["games_per_s"] = round(total["games"] / secs, 3)
+            if "rounds" in total:
+                total["rounds_per_s"] = round(total["rounds"] / secs, 2)
+            total["slices"] = slices
     steps: list[tuple[str, Callable[[], dict[str, Any]]]] = [
-        ("rounds", lambda: bench_shanghai_rounds(seconds)),
-        ("rlcard_gin_rummy", lambda: bench_rlcard(seconds)),
-        ("open_spiel_gin_rummy", lambda: bench_open_spiel(seconds)),
+        ("rounds", lambda: totals["rounds"]),
+        ("rlcard_gin_rummy", lambda: totals["rlcard_gin_rummy"]),
+        ("open_spiel_gin_rummy", lambda: totals["open_spiel_gin_rummy"]),
         ("solver", lambda: bench_solver(HERE / "data" / "solver_corpus.jsonl", 1 if args.quick else 3)),
         ("legal_actions", lambda: bench_legal(20 if args.quick else 150)),
         ("state", lambda: bench_copy(10 if args.quick else 50)),
