@@ -40,7 +40,7 @@ from shanghai.engine.actions import (
     TakeDiscard,
 )
 from shanghai.errors import IllegalActionError, InvalidMeldError
-from shanghai.fits import lay_off_options
+from shanghai.fits import Options, lay_off_options
 from shanghai.melds import End, Meld, check_run, check_set
 from shanghai.rules.model import Contract, RoundSpec, Rules
 from shanghai.solver import may_meet_contract, solve_contract
@@ -134,6 +134,7 @@ class Game:
         self.discarder: int | None = None
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.table: list[TableMeld] = []
+        self.table_options: list[tuple[TableMeld, Options]] = []  # cache of accepts()
         self.down: list[bool] = [False] * players
         self.down_this_turn = False
         self.buys_used: list[int] = [0] * players
@@ -192,6 +193,7 @@ class Game:
         self.discards = []
         self.hands = [[] for _ in range(n)]
         self.table = []
+        self.table_options = []
         self.down = [False] * n
         self.buys_used = [0] * n
         self.pending_wild = None
@@ -289,6 +291,7 @@ class Game:
         other.discards = list(self.discards)
         other.hands = [list(h) for h in self.hands]
         other.table = list(self.table)
+        other.table_options = list(self.table_options)
         other.down = list(self.down)
         other.buys_used = list(self.buys_used)
         other.joker_free = list(self.joker_free)
@@ -501,7 +504,7 @@ class Game:
         others_down = any(self.down[s] for s in range(self.players) if s != a.seat)
         self.hands[a.seat] = hand
         for m in melds:
-            self.table.append(TableMeld(len(self.table), a.seat, m))
+            self._put_meld(TableMeld(len(self.table), a.seat, m))
         self.down[a.seat] = True
         self.down_this_turn = True
         self.others_down_when_went_down = others_down
@@ -574,6 +577,24 @@ class Game:
                     f"that would leave only {card_text(last)}, which plays nowhere on the table, and "
                     f"the last card may not be discarded: go out by playing every card")
 
+    def _put_meld(self, tm: TableMeld) -> None:
+        """Place a new or grown meld on the table."""
+        if tm.id == len(self.table):
+            self.table.append(tm)
+        else:
+            self.table[tm.id] = tm
+
+    def accepts(self) -> list[tuple[TableMeld, Options]]:
+        """Each meld on the table with the cards it accepts (and where), kept from call to call."""
+        cache = self.table_options
+        for i, tm in enumerate(self.table):
+            if i == len(cache):
+                cache.append((tm, lay_off_options(tm.meld, self.rules)))
+            elif cache[i][0] is not tm:
+                cache[i] = (tm, lay_off_options(tm.meld, self.rules))
+        del cache[len(self.table):]
+        return cache
+
     def _fits(self, meld: Meld, card: Card) -> bool:
         return card in lay_off_options(meld, self.rules)
 
@@ -581,7 +602,7 @@ class Game:
         new, hand = self._check_lay_off(a)
         self.hands[a.seat] = hand
         self.pending_wild = None
-        self.table[a.meld] = TableMeld(a.meld, self.table[a.meld].owner, new)
+        self._put_meld(TableMeld(a.meld, self.table[a.meld].owner, new))
         if not hand:
             self._end_round(a.seat)
 
@@ -619,7 +640,7 @@ class Game:
         else:
             hand.append(freed)
         self.hands[a.seat] = hand
-        self.table[a.meld] = TableMeld(a.meld, self.table[a.meld].owner, new)
+        self._put_meld(TableMeld(a.meld, self.table[a.meld].owner, new))
 
     def _check_replace(self, a: ReplaceWild) -> tuple[Meld, Card, list[Card]]:
         """Validate a wild replacement without changing anything."""
@@ -688,7 +709,7 @@ class Game:
             self._require(len(hand) > 1, "the last card may not be discarded: go out by playing "
                                          "every card onto the table")
         # Only the "Shanghai" call cares whether the discard fits a meld on the table.
-        fits = rules.shanghai_call and any(self._fits(tm.meld, a.card) for tm in self.table)
+        fits = rules.shanghai_call and any(a.card in options for _, options in self.accepts())
         if a.shanghai:
             self._require(rules.shanghai_call, "the \"Shanghai\" call is not in these rules")
             self._require(fits, f"{card_text(a.card)} fits no meld on the table: nothing to protect")
@@ -713,9 +734,7 @@ class Game:
 
     def spots(self, card: Card) -> list[tuple[int, End | None]]:
         """Every (meld, end) of the table where ``card`` could be laid off."""
-        rules = self.rules
-        return [(tm.id, end) for tm in self.table
-                for end in lay_off_options(tm.meld, rules).get(card, ())]
+        return [(tm.id, end) for tm, options in self.accepts() for end in options.get(card, ())]
 
     def _call_shanghai(self, a: CallShanghai) -> None:
         self._require(self.phase == Phase.SHANGHAI, f"cannot call \"Shanghai\" now: {self._phase_words()}")
@@ -749,8 +768,7 @@ class Game:
             # to the player who discarded the card, and they must take a card from it."
             card = self.discards.pop()
             tm = self.table[winner.meld]
-            self.table[winner.meld] = TableMeld(tm.id, tm.owner, tm.meld.lay_off(card, winner.end,
-                                                                                  self.rules))
+            self._put_meld(TableMeld(tm.id, tm.owner, tm.meld.lay_off(card, winner.end, self.rules)))
             caller = self.hands[winner.seat]
             given = caller.pop(self.rng.randrange(len(caller)))
             self.hands[w.discarder].append(given)
@@ -827,7 +845,7 @@ class Game:
             # card down.
             for c in sorted(set(hand)):
                 if (left is not None and left <= rules.points(c)) or \
-                        not any(self._fits(tm.meld, c) for tm in self.table):
+                        not any(c in options for _, options in self.accepts()):
                     continue
                 rest = list(hand)
                 rest.remove(c)

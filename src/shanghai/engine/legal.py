@@ -18,7 +18,7 @@ from shanghai.engine.actions import (
     ReplaceWild,
     TakeDiscard,
 )
-from shanghai.fits import lay_off_options, replaceable
+from shanghai.fits import replaceable
 
 if TYPE_CHECKING:
     from shanghai.engine.game import Game
@@ -87,8 +87,8 @@ def _play_actions(game: Game, seat: int) -> Iterator[Action]:
     short = len(hand) <= 2
     if may_play_on_table:
         in_hand = set(hand)
-        spots = sorted((card, tm.id, i, end) for tm in game.table
-                       for card, ends in lay_off_options(tm.meld, rules).items() if card in in_hand
+        spots = sorted((card, tm.id, i, end) for tm, options in game.accepts()
+                       for card, ends in options.items() if card in in_hand
                        for i, end in enumerate(ends))
         for card, meld, _, end in spots:
             action = LayOff(seat, card, meld, end)
