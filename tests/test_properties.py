@@ -162,3 +162,18 @@ def test_views_never_show_other_hands_or_the_stock() -> None:
         spectator = view(game, None)
         assert spectator.hand == () and spectator.legal == ()
         game.apply(choose(game, rng))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["isra", "may-i", "family-10", "contract-10"])
+def test_a_game_ends_whatever_the_players_do(name: str) -> None:
+    """Decision 25: seats that always take the first legal action (taking every discard, so never
+    drawing from the stock) still finish: the round ends after max_turns_per_round turns."""
+    rules = preset(name).changed(max_turns_per_round=200)
+    game = Game.new(rules, 4, seed=7)
+    steps = 0
+    while not game.is_over:
+        game.apply(next(iter(game.legal_actions())))
+        steps += 1
+        assert steps < 20_000
+    assert any(r.went_out is None for r in game.round_results)  # the guard did end a round
+    assert len(game.round_results) == len(rules.rounds)

@@ -720,6 +720,9 @@ class Game:
         if not hand:
             self._end_round(a.seat)
             return
+        if self.turns_taken >= rules.max_turns_per_round:
+            self._end_round(None)  # decision 25: a guard against endless rounds
+            return
         nxt = (a.seat + 1) % self.players
         self.discard_live = not a.shanghai
         if rules.shanghai_call and fits and not a.shanghai:

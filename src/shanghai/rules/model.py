@@ -136,6 +136,7 @@ class Rules:
     slam_records: bool = False
     dunce_cap: bool = False
     max_stock_renewals: int = 10
+    max_turns_per_round: int = 5000
     # Points of a card left in hand, by rank (index 1 = ace ... 13 = king; index 0 unused).
     rank_points: tuple[int, ...] = (0, 20, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
     black_two_points: int | None = None
@@ -272,6 +273,8 @@ def _problems(r: Rules) -> list[str]:
         p.append("cut_error must not be negative")
     if r.max_stock_renewals < 0:
         p.append("max_stock_renewals must not be negative")
+    if r.max_turns_per_round < 1:
+        p.append("max_turns_per_round must be at least 1")
     if r.wild_limit != "none" and r.wilds == "none":
         p.append(f"wild_limit {r.wild_limit!r} given but no card is wild")
     if r.wild_replacement != "none" and r.wilds == "none":
