@@ -32,6 +32,7 @@ from shanghai.engine import (
 from shanghai.engine.record import GameRecord
 from shanghai.engine.view import view
 from shanghai.errors import IllegalActionError
+from shanghai.melds import check_run, check_set
 from shanghai.rules import PRESETS, preset
 
 CASES = [(name, n) for name, rules in PRESETS.items()
@@ -86,6 +87,22 @@ def random_illegal_candidates(game: Game, rng: random.Random, k: int) -> list[ob
     return out
 
 
+def assert_valid(game: Game) -> None:
+    """Every legal action keeps the state valid: legal melds on the table, limits respected."""
+    rules = game.rules
+    for tm in game.table:
+        again = (check_set(tm.meld.cards, rules, rank=tm.meld.rank or None) if tm.meld.kind == "set"
+                 else check_run(tm.meld.cards, rules))
+        assert again.cards == tm.meld.cards and again.kind == tm.meld.kind
+        assert game.down[tm.owner], "a meld belongs to a player who is down"
+    if not game.is_over:
+        assert all(b <= game.buy_limit for b in game.buys_used)
+        assert game.to_act(), "somebody must be able to act"
+        # Only a player whose freed wild is still to be laid off may hold no card for a moment.
+        assert all(h or (s == game.turn and game.pending_wild is not None)
+                   for s, h in enumerate(game.hands)) or game.phase == Phase.CUT
+
+
 def play_checked(name: str, players: int, seed: int, options: tuple[str, ...] = (), *,
                  probe_every: int = 1, max_actions: int | None = None) -> Game:
     rules = preset(name, options)
@@ -95,6 +112,7 @@ def play_checked(name: str, players: int, seed: int, options: tuple[str, ...] = 
     steps = 0
     while not game.is_over and (max_actions is None or steps < max_actions):
         assert Counter(game.all_cards()) == pack, "a card was created or lost"
+        assert_valid(game)
         legal = list(game.legal_actions())
         assert legal
         if steps % probe_every == 0:
