@@ -1,4 +1,4 @@
-"""The ``shanghai`` command: rules in words, the table judge, simulations, replays, the game.
+"""The ``shanghai`` command: rules in words, the table judge, simulations, tournaments, replays, the game.
 
 Every command exits 0 on success, 1 for a "no" answer (invalid meld, unmet contract, illegal record)
 and 2 for bad input (an unknown card, preset, option or round, or an unreadable file), with a
@@ -24,6 +24,7 @@ from shanghai.cli.describe import describe
 from shanghai.cli.judge import add_judge_parser, run_judge
 from shanghai.cli.replay import add_replay_parser, run_replay
 from shanghai.cli.simulate import add_simulate_parser, run_simulate
+from shanghai.cli.tournament import add_tournament_parser, run_tournament_command
 from shanghai.errors import RuleNotImplementedError, ShanghaiError
 from shanghai.rules import PRESETS
 from shanghai.rules.presets import OPTION_PRESETS, OPTIONS, PLANNED_PRESETS
@@ -46,6 +47,7 @@ examples:
   shanghai judge contract --rules may-i --round 2 7H 7S 7D 5C 6C 8C 2S KD KS 2H 9C
   echo '{{"cards": ["JK", "AS"]}}' | shanghai judge score --rules isra --batch
   shanghai simulate --rules isra --players 4 --games 10 --seed 1 --json --record-dir games
+  shanghai tournament --rules isra --seats random,greedy,greedy,greedy --games 40 --seed 1 --workers 4
   shanghai replay games/game-0.jsonl"""
 
 PLAY_DESCRIPTION = "Play a game of Shanghai Rummy in the terminal against computer players."
@@ -115,6 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_simulate_parser(sub, _simulate_common)
     sub.choices["simulate"].set_defaults(run=run_simulate)
+
+    add_tournament_parser(sub, _simulate_common)
+    sub.choices["tournament"].set_defaults(run=run_tournament_command)
 
     add_replay_parser(sub)
     sub.choices["replay"].set_defaults(run=run_replay)

@@ -1,0 +1,141 @@
+"""A tournament's report: per player name and per pair of names, as JSON-ready data and as text.
+
+Intervals on means use the deal as the unit (the rotations of one deal share its cards, so they
+are not independent): each name's value per deal is the mean over its seat-games in that deal.
+Win rates use a Wilson interval over seat-games. Scores are penalty points: lower is better.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from shanghai.tournament.runner import SeatOutcome, TournamentResult
+from shanghai.tournament.stats import mean_ci, paired_difference, wilson_interval
+
+Interval = tuple[float, float] | None
+
+
+def _r(x: float) -> float:
+    return round(x, 6)
+
+
+def _ci(ci: Interval) -> list[float] | None:
+    return None if ci is None else [_r(ci[0]), _r(ci[1])]
+
+
+def distinct_names(specs: Sequence[str]) -> list[str]:
+    """Names in order of first appearance.
+
+    >>> distinct_names(["random", "greedy", "greedy"])
+    ['random', 'greedy']
+    """
+    return list(dict.fromkeys(specs))
+
+
+def _per_deal(result: TournamentResult) -> dict[str, dict[int, list[SeatOutcome]]]:
+    table: dict[str, dict[int, list[SeatOutcome]]] = {n: {} for n in distinct_names(result.specs)}
+    for game in result.outcomes:
+        for s in game.seats:
+            table[s.spec].setdefault(game.deal, []).append(s)
+    return table
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
+
+
+def summarize(result: TournamentResult) -> dict[str, Any]:
+    """The report as one JSON-ready object (no timings, so equal seeds give equal objects)."""
+    per_deal = _per_deal(result)
+    players: list[dict[str, Any]] = []
+    deal_scores: dict[str, list[float]] = {}
+    for name, deals in per_deal.items():
+        seat_games = [s for d in sorted(deals) for s in deals[d]]
+        n = len(seat_games)
+        wins = sum(s.win_share for s in seat_games)
+        rounds = sum(len(s.round_points) for s in seat_games)
+        downs = sum(sum(s.went_down) for s in seat_games)
+        buys = sum(sum(s.buys) for s in seat_games)
+        scores = [_mean([s.score for s in deals[d]]) for d in sorted(deals)]
+        ppr = [_mean([p for s in deals[d] for p in s.round_points]) for d in sorted(deals)]
+        deal_scores[name] = scores
+        mean_score, score_ci = mean_ci(scores)
+        mean_ppr, ppr_ci = mean_ci(ppr)
+        players.append({
+            "seat_spec": name,
+            "entrants": result.specs.count(name),
+            "games": n,
+            "wins": _r(wins),
+            "win_rate": _r(wins / n),
+            "win_rate_ci": _ci(wilson_interval(wins, n)),
+            "mean_score": _r(mean_score),
+            "mean_score_ci": _ci(score_ci),
+            "rounds": rounds,
+            "points_per_round": _r(mean_ppr),
+            "points_per_round_ci": _ci(ppr_ci),
+            "contract_rate": _r(downs / rounds) if rounds else 0.0,
+            "contract_rate_ci": _ci(wilson_interval(downs, rounds)),
+            "buys_per_round": _r(buys / rounds) if rounds else 0.0,
+            "slams": sum(s.slams for s in seat_games),
+        })
+    names = list(per_deal)
+    pairs: list[dict[str, Any]] = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            diff = paired_difference(deal_scores[a], deal_scores[b])
+            pairs.append({
+                "a": a, "b": b, "deals": diff.n,
+                "mean_score_diff": _r(diff.mean),
+                "mean_score_diff_ci": _ci(diff.ci),
+            })
+    return {
+        "games": result.games,
+        "games_requested": result.games_requested,
+        "deals": result.deals,
+        "rotations": len(result.specs),
+        "rules": result.rules.name,
+        "options": list(result.rules.options),
+        "seats": list(result.specs),
+        "seed": result.seed,
+        "lower_score_is_better": True,
+        "ci_unit": "deal",
+        "players": players,
+        "pairs": pairs,
+    }
+
+
+def _fmt_ci(ci: list[float] | None, digits: int = 1) -> str:
+    return "n/a" if ci is None else f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
+def text(summary: dict[str, Any], seconds: float | None = None) -> str:
+    """The report for people."""
+    opts = f" ({', '.join(summary['options'])})" if summary["options"] else ""
+    lines = [
+        f"rules:    {summary['rules']}{opts}",
+        f"seats:    {', '.join(summary['seats'])}",
+        f"games:    {summary['games']} ({summary['deals']} deals x {summary['rotations']} rotations), "
+        f"seed {summary['seed']}",
+    ]
+    if seconds is not None:
+        lines.append(f"seconds:  {seconds:.2f}")
+    lines.append("scores are penalty points: lower is better; 95% intervals (means: over deals)")
+    lines.append("")
+    header = (f"{'player':<10} {'games':>6} {'wins':>8} {'win rate [95% CI]':>24} "
+              f"{'mean score [95% CI]':>28} {'pts/round [95% CI]':>26} {'contract':>9} {'buys/rd':>8} "
+              f"{'slams':>6}")
+    lines.append(header)
+    for p in summary["players"]:
+        win = f"{p['win_rate']:.3f} {_fmt_ci(p['win_rate_ci'], 3)}"
+        score = f"{p['mean_score']:.1f} {_fmt_ci(p['mean_score_ci'])}"
+        ppr = f"{p['points_per_round']:.1f} {_fmt_ci(p['points_per_round_ci'])}"
+        lines.append(f"{p['seat_spec']:<10} {p['games']:>6} {p['wins']:>8.2f} {win:>24} {score:>28} "
+                     f"{ppr:>26} {p['contract_rate']:>9.3f} {p['buys_per_round']:>8.3f} {p['slams']:>6}")
+    if summary["pairs"]:
+        lines.append("")
+        lines.append("paired per-deal mean score difference (a - b; negative: a scores less, i.e. better):")
+        for q in summary["pairs"]:
+            lines.append(f"  {q['a']} - {q['b']}: {q['mean_score_diff']:+.1f} "
+                         f"{_fmt_ci(q['mean_score_diff_ci'])} over {q['deals']} deals")
+    return "\n".join(lines)

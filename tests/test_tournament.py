@@ -1,0 +1,209 @@
+"""The tournament: statistics against hand-computed values, the duplicate format, the command."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from shanghai.bots.registry import KNOWN_PLAYERS, make_player
+from shanghai.cli.main import main
+from shanghai.rules import preset
+from shanghai.tournament.report import summarize
+from shanghai.tournament.runner import (
+    DealTask,
+    GameOutcome,
+    SeatOutcome,
+    TournamentResult,
+    play_deal,
+    run_tournament,
+)
+from shanghai.tournament.stats import mean_ci, paired_difference, t_quantile, wilson_interval
+
+# -- statistics -----------------------------------------------------------------------------------
+Z = 1.959963984540054
+
+
+def test_wilson_interval_hand_computed() -> None:
+    # 5 of 10: centre (0.5 + z²/20) / (1 + z²/10) = 0.5; half-width z*sqrt(0.025 + z²/400)/(1 + z²/10).
+    half = Z * math.sqrt(0.025 + Z * Z / 400) / (1 + Z * Z / 10)
+    lo, hi = wilson_interval(5, 10)
+    assert lo == pytest.approx(0.5 - half) and hi == pytest.approx(0.5 + half)
+    assert lo == pytest.approx(0.236593, abs=1e-6) and hi == pytest.approx(0.763407, abs=1e-6)
+    # 0 of 10: [0, z²/n / (1 + z²/n)] = [0, 3.84146/13.84146].
+    lo, hi = wilson_interval(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.277533, abs=1e-6)
+    # 10 of 10 mirrors 0 of 10.
+    assert wilson_interval(10, 10) == pytest.approx((1 - 0.277533, 1.0), abs=1e-6)
+    # shared wins may be fractional: 1.5 of 3 is 0.5 with a wider interval than 5 of 10.
+    lo3, hi3 = wilson_interval(1.5, 3)
+    assert (lo3 + hi3) / 2 == pytest.approx(0.5) and hi3 - lo3 > 0.5
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson_interval(11, 10)
+
+
+def test_t_quantile_table_values() -> None:
+    # Standard table values of t(0.975, df).
+    for df, expected in [(1, 12.7062), (2, 4.3027), (3, 3.1824), (5, 2.5706), (10, 2.2281),
+                         (30, 2.0423), (120, 1.9799)]:
+        assert t_quantile(0.975, df) == pytest.approx(expected, abs=1e-4)
+    assert t_quantile(0.95, 4) == pytest.approx(2.1318, abs=1e-4)
+    assert t_quantile(0.5, 7) == 0.0
+    assert t_quantile(0.025, 10) == pytest.approx(-2.2281, abs=1e-4)
+    assert t_quantile(0.975, 1e6) == pytest.approx(Z, abs=1e-4)
+
+
+def test_mean_ci_hand_computed() -> None:
+    # [2, 4, 6, 8]: mean 5, s² = (9+1+1+9)/3 = 20/3, se = sqrt(20/12) = 1.290994, t(0.975, 3) = 3.182446,
+    # half-width 4.108520.
+    mean, ci = mean_ci([2.0, 4.0, 6.0, 8.0])
+    assert mean == 5.0 and ci is not None
+    half = 3.182446 * math.sqrt(20 / 12)
+    assert ci == pytest.approx((5 - half, 5 + half), abs=1e-5)
+    assert ci == pytest.approx((0.891480, 9.108520), abs=1e-5)
+    assert mean_ci([3.0, 3.0, 3.0]) == (3.0, (3.0, 3.0))
+    assert mean_ci([3.0]) == (3.0, None)
+    with pytest.raises(ValueError):
+        mean_ci([])
+
+
+def test_paired_difference_hand_computed() -> None:
+    # differences [1, -1, 3, 1]: mean 1, s² = (0+4+4+0)/3 = 8/3, se = sqrt(8/12), t(0.975, 3) = 3.182446.
+    d = paired_difference([11.0, 9.0, 13.0, 12.0], [10.0, 10.0, 10.0, 11.0])
+    assert d.n == 4 and d.mean == pytest.approx(1.0)
+    assert d.ci is not None
+    half = 3.182446 * math.sqrt(8 / 12)
+    assert d.ci == pytest.approx((1 - half, 1 + half), abs=1e-5)
+    with pytest.raises(ValueError, match="differ in length"):
+        paired_difference([1.0], [1.0, 2.0])
+
+
+# -- the registry ---------------------------------------------------------------------------------
+def test_registry() -> None:
+    assert type(make_player("random", 3)).__name__ == "RandomPlayer"
+    assert KNOWN_PLAYERS == ("random", "greedy")
+    with pytest.raises(ValueError, match=r"'bogus'.*random, greedy"):
+        make_player("bogus", 1)
+
+
+# -- the duplicate format -------------------------------------------------------------------------
+def test_every_entrant_plays_every_seat_of_each_deal() -> None:
+    games = play_deal(DealTask(preset("isra-junior"), ("random", "random", "random"), seed=5, deal=2))
+    assert [g.rotation for g in games] == [0, 1, 2]
+    assert {g.seed for g in games} == {7}
+    for entrant in range(3):
+        assert sorted(s.seat for g in games for s in g.seats if s.entrant == entrant) == [0, 1, 2]
+    for g in games:
+        assert sum(s.win_share for s in g.seats) == pytest.approx(1.0)
+        for s in g.seats:
+            assert s.score == sum(s.round_points)
+            assert len(s.round_points) == len(s.went_down) == len(s.buys) == 3
+
+
+def test_rounds_up_to_whole_deals() -> None:
+    result = run_tournament(preset("isra-junior"), ["random"] * 3, 4, seed=1)
+    assert result.deals == 2 and result.games == 6 and result.games_requested == 4
+
+
+def _seat(entrant: int, spec: str, seat: int, score: int, win: float) -> SeatOutcome:
+    return SeatOutcome(entrant, spec, seat, score, (score,), (True,), (0,), 0, win)
+
+
+def test_summary_pairs_hand_computed() -> None:
+    # Two deals, two rotations each: deal 0 a scores 10, 20 and b 30, 40; deal 1 a scores 0, 0 and
+    # b 0, 10 (its rotation 0 is a tie: the win is shared).
+    outcomes = [
+        GameOutcome(0, 0, 1, (_seat(0, "a", 0, 10, 1.0), _seat(1, "b", 1, 30, 0.0))),
+        GameOutcome(0, 1, 1, (_seat(1, "b", 0, 40, 0.0), _seat(0, "a", 1, 20, 1.0))),
+        GameOutcome(1, 0, 2, (_seat(0, "a", 0, 0, 0.5), _seat(1, "b", 1, 0, 0.5))),
+        GameOutcome(1, 1, 2, (_seat(1, "b", 0, 10, 0.0), _seat(0, "a", 1, 0, 1.0))),
+    ]
+    result = TournamentResult(preset("isra-junior"), ("a", "b"), 1, 2, 4, outcomes)
+    summary = summarize(result)
+    a, b = summary["players"]
+    assert (a["seat_spec"], a["games"], a["wins"], a["win_rate"]) == ("a", 4, 3.5, 0.875)
+    assert (b["wins"], a["wins"] + b["wins"]) == (0.5, 4.0)
+    assert a["mean_score"] == pytest.approx(7.5) and b["mean_score"] == pytest.approx(20.0)
+    (pair,) = summary["pairs"]
+    # deal diffs: (15 - 35) = -20 and (0 - 5) = -5: mean -12.5, s² = 112.5, se = 7.5,
+    # t(0.975, 1) = 12.706205.
+    assert pair["a"] == "a" and pair["b"] == "b" and pair["deals"] == 2
+    assert pair["mean_score_diff"] == pytest.approx(-12.5)
+    half = 12.706205 * 7.5
+    assert pair["mean_score_diff_ci"] == pytest.approx([-12.5 - half, -12.5 + half], abs=1e-3)
+
+
+# -- the command ----------------------------------------------------------------------------------
+BASE = ["tournament", "--rules", "isra-junior", "--players", "3", "--seats", "random,random,random",
+        "--games", "6", "--seed", "3"]
+
+
+def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, object]:
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    data = json.loads(out)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_tournament_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_file = tmp_path / "t.json"
+    data = _json(capsys, [*BASE, "--json", "--out", str(out_file)])
+    assert data["games"] == 6 and data["deals"] == 2
+    players = data["players"]
+    assert isinstance(players, list) and len(players) == 1
+    p = players[0]
+    for key in ("seat_spec", "games", "wins", "win_rate", "win_rate_ci", "mean_score", "mean_score_ci",
+                "points_per_round", "points_per_round_ci", "contract_rate", "buys_per_round", "slams"):
+        assert key in p
+    assert p["seat_spec"] == "random" and p["games"] == 18
+    assert sum(q["wins"] for q in players) == pytest.approx(data["games"])
+    lo, hi = p["win_rate_ci"]
+    assert 0 <= lo <= p["win_rate"] <= hi <= 1
+    lo, hi = p["mean_score_ci"]
+    assert lo <= p["mean_score"] <= hi
+    assert json.loads(out_file.read_text()) == data
+
+
+def test_tournament_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*BASE[:-4], "--games", "3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "win rate" in out and "random" in out and "lower is better" in out
+
+
+def test_same_seed_same_json_whatever_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    one = _json(capsys, [*BASE, "--json", "--workers", "1"])
+    two = _json(capsys, [*BASE, "--json", "--workers", "2"])
+    assert one == two
+    other = _json(capsys, [*BASE[:-1], "4", "--json"])
+    assert other != one
+
+
+def test_games_rounded_up_with_a_note(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [*BASE[:-4], "--games", "2", "--seed", "1", "--json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["games"] == 3
+    assert "playing 3" in captured.err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--seats", "random,bogus,random"], "unknown player 'bogus'"),
+    (["--seats", "random,random", "--players", "3"], "--players 3"),
+    (["--backend", "ray"], "not built"),
+    (["--workers", "0"], "--workers"),
+    (["--games", "0"], "--games"),
+])
+def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    base = ["tournament", "--rules", "isra-junior", "--games", "3"]
+    assert main([*base, *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_no_rules_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--seats", "random,random,random"]) == 2
+    assert "--rules" in capsys.readouterr().err
