@@ -74,7 +74,7 @@ def _play_actions(game: Game, seat: int) -> Iterator[Action]:
     if game.pending_wild is not None:
         for meld, end in game.spots(game.pending_wild):
             action = LayOff(seat, game.pending_wild, meld, end)
-            if len(hand) > 1 or rules.going_out != "play-all" or game.is_legal(action):
+            if len(hand) > 1 or game.is_legal(action):
                 yield action
         return
     if not game.down[seat]:
