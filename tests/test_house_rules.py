@@ -28,6 +28,8 @@ def play(rules_name: str = "isra", players: int = 4, seed: int = 3, **changes: o
 @pytest.mark.parametrize("changes", [
     {"buy_penalty": 1},
     {"going_out": "either"},
+    {"going_out": "discard-last"},
+    {"going_out": "discard-last", "wild_limit": "none", "lay_off_on_going_down_turn": False},
     {"wild_limit": "naturals-majority"},
     {"the_cut": False},
     {"same_suit_runs": "separated", "same_rank_sets": False},
