@@ -10,9 +10,9 @@ ValueError: unknown player 'nobody' (known: random, greedy)
 
 from __future__ import annotations
 
-import importlib
 from typing import Protocol
 
+from shanghai.bots.greedy import GreedyPlayer
 from shanghai.bots.random_player import RandomPlayer
 from shanghai.engine.actions import Action
 from shanghai.engine.view import PlayerView
@@ -28,18 +28,10 @@ class Player(Protocol):
 
 def make_player(spec: str, seed: int) -> Player:
     """A new player of kind ``spec`` (one of ``KNOWN_PLAYERS``, case-insensitive) seeded with
-    ``seed``; an unknown name raises ``ValueError`` naming it and the known names. The greedy
-    player is imported only when asked for."""
+    ``seed``; an unknown name raises ``ValueError`` naming it and the known names."""
     name = spec.strip().lower()
     if name == "random":
         return RandomPlayer(seed)
     if name == "greedy":
-        try:
-            module = importlib.import_module("shanghai.bots.greedy")
-        except ModuleNotFoundError as exc:
-            if exc.name != "shanghai.bots.greedy":
-                raise
-            raise ValueError("the greedy player is not installed (shanghai.bots.greedy is missing)") from exc
-        player: Player = module.GreedyPlayer(seed)
-        return player
+        return GreedyPlayer(seed)
     raise ValueError(f"unknown player {spec!r} (known: {', '.join(KNOWN_PLAYERS)})")
