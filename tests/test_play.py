@@ -460,3 +460,17 @@ def test_going_down_with_melds_typed_in_any_order() -> None:
     laid = [tm.meld for tm in game.table if tm.owner == 0]
     assert sorted(m.text() for m in laid) == ["5D 6D 7D 8D", "7H 7S JK"]
     assert any(line.startswith("You go down: ") and "JK=7" in line for line in out)
+
+
+def test_the_opponents_level_is_chosen_on_the_command_line() -> None:
+    from shanghai.cli.play import _opponents
+
+    parser = argparse.ArgumentParser()
+    add_play_arguments(parser)
+    assert parser.parse_args([]).opponents == "greedy"
+    assert parser.parse_args(["--opponents", "random"]).opponents == "random"
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--opponents", "genius"])
+    game = Game.new(preset("isra"), 4, seed=3)
+    bots = _opponents(game, 0, "greedy")
+    assert sorted(bots) == [1, 2, 3] and all(b.name == "greedy" for b in bots.values())

@@ -81,23 +81,27 @@ class Bot(Protocol):
     def choose(self, view: PlayerView) -> Action: ...
 
 
-class ReplayableRandomPlayer:
-    """A random player whose every choice depends only on the game's seed and the position.
+class ReplayablePlayer:
+    """A computer player whose every choice depends only on the game's seed and the position.
 
     A game that is stopped and resumed therefore goes on exactly as it would have without the stop.
     """
 
-    name = "random"
-
-    def __init__(self, seed: int) -> None:
-        from shanghai.bots import RandomPlayer
+    def __init__(self, seed: int, kind: str = "random") -> None:
+        from shanghai.bots import make_player
 
         self.seed = seed
-        self.player = RandomPlayer()
+        self.player = make_player(kind, seed)
+        self.name = kind
 
     def choose(self, view: PlayerView) -> Action:
-        self.player.rng.seed(f"{self.seed}:{view.seat}:{view.round_number}:{len(view.history)}")
+        rng: random.Random = self.player.rng  # type: ignore[attr-defined]
+        rng.seed(f"{self.seed}:{view.seat}:{view.round_number}:{len(view.history)}")
         return self.player.choose(view)
+
+
+def _opponents(game: Game, human: int, kind: str) -> dict[int, Bot]:
+    return {s: ReplayablePlayer(game.seed * 31 + s, kind) for s in range(game.players) if s != human}
 
 
 def default_record_path() -> Path:
@@ -204,7 +208,7 @@ class TextGame:
         self.names = list(names)
         self.human = human
         self.bots: dict[int, Bot] = dict(bots) if bots is not None else {
-            s: ReplayableRandomPlayer(game.seed * 31 + s) for s in range(game.players) if s != human}
+            s: ReplayablePlayer(game.seed * 31 + s) for s in range(game.players) if s != human}
         self.record = RecordFile(record, names) if record is not None else None
         self.input_fn = input_fn
         self.output_fn = output_fn
@@ -1044,7 +1048,7 @@ class TextGame:
             for cuts in game.first_dealer_cuts:
                 rounds.append(", ".join(f"{self.names[s]} {card_text(c)}" for s, c in cuts))
             lines.append("Cutting for the first deal: " + " / again: ".join(rounds)
-                         + f" → {self.names[game.first_dealer]} deals first.")
+                         + f" → {self._does(game.first_dealer, 'deal')} first.")
         self.out("\n".join(lines))
         self._round_start()
 
@@ -1077,6 +1081,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                         help="players at the table, you included; the others are computer players "
                              "(default: 4)")
     parser.add_argument("--name", default="You", metavar="NAME", help="your name (default: You)")
+    parser.add_argument("--opponents", default="greedy", choices=("greedy", "random"),
+                        help="the computer players' level (default: greedy)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed of the shuffles, to play a game again (default: random)")
     parser.add_argument("--option", action="append", default=[], metavar="OPT",
@@ -1117,7 +1123,8 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
             TextGame(game, record.players, record=None, input_fn=input_fn, output_fn=output_fn)._game_over()
             output_fn("Start a new game without --resume.")
             return 0
-        text_game = TextGame(game, record.players, record=path, input_fn=input_fn, output_fn=output_fn)
+        text_game = TextGame(game, record.players, record=path, input_fn=input_fn, output_fn=output_fn,
+                             bots=_opponents(game, 0, args.opponents))
         return text_game.run(resumed=True)
     try:
         rules = preset(args.rules, split_options(args.option))
@@ -1128,7 +1135,8 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
     game = Game.new(rules, args.players, seed)
     names = _names(args.name, args.players)
     _keep_unfinished(path, output_fn)
-    return TextGame(game, names, record=path, input_fn=input_fn, output_fn=output_fn).run()
+    return TextGame(game, names, record=path, input_fn=input_fn, output_fn=output_fn,
+                    bots=_opponents(game, 0, args.opponents)).run()
 
 
 def _keep_unfinished(path: Path, output_fn: Callable[[str], None]) -> None:
