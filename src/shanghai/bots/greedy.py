@@ -29,7 +29,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Collection, Sequence
-from functools import lru_cache
 
 from shanghai.cards import JOKER, Card, rank_of, suit_of
 from shanghai.engine.actions import (
@@ -47,8 +46,7 @@ from shanghai.engine.actions import (
 )
 from shanghai.engine.game import Phase
 from shanghai.engine.view import MeldView, PlayerView
-from shanghai.errors import ShanghaiError
-from shanghai.rules import Rules, preset
+from shanghai.rules import Rules
 
 # A buy must leave the hand at most this many cards short of the contract.
 BUY_MISSING = 3
@@ -208,14 +206,6 @@ def fits_table(card: int, table: Sequence[MeldView], wilds: Collection[int]) -> 
     return False
 
 
-@lru_cache(maxsize=64)
-def _rules_named(name: str) -> Rules | None:
-    try:
-        return preset(name)
-    except ShanghaiError:
-        return None
-
-
 _DEFAULT_POINTS = (0, 20, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
 
 
@@ -229,7 +219,7 @@ class GreedyPlayer:
 
     # -- what the view says about the rules ----------------------------------------------------
     def _rules(self, view: PlayerView) -> Rules | None:
-        return _rules_named(view.rules_name)
+        return view.rules  # the rules in force, house rules included
 
     def _wilds(self, view: PlayerView) -> frozenset[int]:
         rules = self._rules(view)

@@ -39,6 +39,7 @@ class PlayerView:
     seat: int | None
     players: int
     rules_name: str
+    rules: Rules                         # the rules in force, house rules included (public)
     round_number: int
     rounds: int
     contract: str
@@ -98,6 +99,7 @@ def view(game: Game, seat: int | None) -> PlayerView:
         seat=seat,
         players=game.players,
         rules_name=rules.name,
+        rules=rules,
         round_number=min(game.round_number, len(rules.rounds)),
         rounds=len(rules.rounds),
         contract=game.contract.text(),
