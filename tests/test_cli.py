@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
+from shanghai.bots.match import play_game, seat_seed
 from shanghai.cards import parse_cards
 from shanghai.cli.describe import describe
 from shanghai.cli.main import main
 from shanghai.cli.replay import round_line
-from shanghai.cli.simulate import play_game, seat_seed
 from shanghai.engine.game import CutResult, RoundResult
 from shanghai.engine.record import GameRecord
 from shanghai.rules import PRESETS, preset

@@ -6,9 +6,9 @@ import pytest
 
 from helpers import card, new_game, rig
 from shanghai.bots.greedy import GreedyPlayer, contract_progress, parse_contract
+from shanghai.bots.match import play_game, seat_seed
 from shanghai.bots.random_player import RandomPlayer
 from shanghai.cards import parse_cards
-from shanghai.cli.simulate import play_game, seat_seed
 from shanghai.engine.actions import Action, Cut, Discard, DrawStock, GoDown, TakeDiscard
 from shanghai.engine.game import Phase
 from shanghai.engine.view import PlayerView, view

@@ -91,6 +91,7 @@ class RoundResult:
     joker_free: tuple[int, ...] = ()
     blind_bonus: int = 0
     buys: tuple[int, ...] = ()
+    down: tuple[bool, ...] = ()  # who had gone down (made the contract) when the round ended
 
 
 @dataclass(slots=True)
@@ -799,7 +800,8 @@ class Game:
             number=self.round_number, contract=self.rules.contract(self.round_number).text(),
             dealer=self.dealer, went_out=went_out, points=tuple(points),
             hands=tuple(tuple(h) for h in self.hands), cut=self.cut, slam=slam,
-            joker_free=tuple(self.joker_free), blind_bonus=blind, buys=tuple(self.buys_used))
+            joker_free=tuple(self.joker_free), blind_bonus=blind, buys=tuple(self.buys_used),
+            down=tuple(self.down))
         self.round_results.append(result)
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
         self.round_index += 1

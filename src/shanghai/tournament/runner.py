@@ -17,16 +17,12 @@ import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from shanghai.bots.registry import Player, make_player
-from shanghai.engine.game import Game
-from shanghai.engine.view import view
+from shanghai.bots.match import DEFAULT_MAX_ACTIONS, GameStuckError, play_game
+from shanghai.bots.registry import make_player
 from shanghai.rules import Rules
 
-DEFAULT_MAX_ACTIONS = 1_000_000
-
-
-class TournamentGameError(RuntimeError):
-    """A tournament game that got stuck or did not end (an engine or player bug)."""
+# A tournament game that got stuck or did not end (an engine or player bug).
+TournamentGameError = GameStuckError
 
 
 def tournament_seat_seed(seed: int, deal: int, seat: int) -> int:
@@ -78,33 +74,6 @@ class DealTask:
     max_actions: int = DEFAULT_MAX_ACTIONS
 
 
-def _play_tracked(rules: Rules, players: Sequence[Player], seed: int,
-                  max_actions: int) -> tuple[Game, list[tuple[bool, ...]]]:
-    """Play a game; also return, per round, which seats had gone down by its end."""
-    n = len(players)
-    game = Game.new(rules, n, seed)
-    downs: list[tuple[bool, ...]] = []
-    applied = 0
-    while not game.is_over:
-        to_act = game.to_act()
-        if not to_act:
-            raise TournamentGameError(f"nobody may act in phase {game.phase.value} (seed {seed})")
-        seat = to_act[0]
-        seat_view = view(game, seat)
-        if not seat_view.legal:
-            raise TournamentGameError(f"seat {seat} has no legal action (seed {seed})")
-        before = tuple(game.down)
-        rounds_before = len(game.round_results)
-        game.apply(players[seat].choose(seat_view))
-        if len(game.round_results) > rounds_before:
-            went_out = game.round_results[-1].went_out
-            downs.append(tuple(d or s == went_out for s, d in enumerate(before)))
-        applied += 1
-        if applied >= max_actions:
-            raise TournamentGameError(f"the game of seed {seed} did not end within {max_actions} actions")
-    return game, downs
-
-
 def play_deal(task: DealTask) -> list[GameOutcome]:
     """Play deal ``task.deal`` once per rotation; outcomes in rotation order."""
     n = len(task.specs)
@@ -115,7 +84,7 @@ def play_deal(task: DealTask) -> list[GameOutcome]:
         at_seat = [(seat - rotation) % n for seat in range(n)]
         players = [make_player(task.specs[at_seat[seat]], tournament_seat_seed(task.seed, task.deal, seat))
                    for seat in range(n)]
-        game, downs = _play_tracked(task.rules, players, gseed, task.max_actions)
+        game = play_game(task.rules, n, gseed, seats=players, max_actions=task.max_actions)
         winners = game.winners()
         seats = []
         for seat in range(n):
@@ -126,7 +95,7 @@ def play_deal(task: DealTask) -> list[GameOutcome]:
                 seat=seat,
                 score=game.totals[seat],
                 round_points=tuple(r.points[seat] for r in results),
-                went_down=tuple(d[seat] for d in downs),
+                went_down=tuple(r.down[seat] for r in results),
                 buys=tuple(r.buys[seat] if r.buys else 0 for r in results),
                 slams=sum(1 for r in results if r.slam is not None and r.went_out == seat),
                 win_share=1.0 / len(winners) if seat in winners else 0.0,
