@@ -46,7 +46,6 @@ from shanghai.engine.actions import (
 )
 from shanghai.engine.game import Phase
 from shanghai.engine.view import MeldView, PlayerView
-from shanghai.rules import Rules
 
 # A buy must leave the hand at most this many cards short of the contract.
 BUY_MISSING = 3
@@ -206,9 +205,6 @@ def fits_table(card: int, table: Sequence[MeldView], wilds: Collection[int]) -> 
     return False
 
 
-_DEFAULT_POINTS = (0, 20, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
-
-
 class GreedyPlayer:
     """Plays toward the contract with a simple hand evaluation (see the module docstring)."""
 
@@ -217,29 +213,19 @@ class GreedyPlayer:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    # -- what the view says about the rules ----------------------------------------------------
-    def _rules(self, view: PlayerView) -> Rules | None:
-        return view.rules  # the rules in force, house rules included
-
+    # -- what the view says about the rules (the rules in force, house rules included) -----------
     def _wilds(self, view: PlayerView) -> frozenset[int]:
-        rules = self._rules(view)
-        if rules is None:
-            return frozenset({JOKER})
-        return frozenset(c for c in (JOKER, _TWO_SPADES, _TWO_CLUBS) if rules.is_wild(c))
+        return frozenset(c for c in (JOKER, _TWO_SPADES, _TWO_CLUBS) if view.rules.is_wild(c))
 
     def _points(self, view: PlayerView, card: int) -> int:
-        rules = self._rules(view)
-        if rules is not None:
-            return rules.points(card)
-        return 50 if card == JOKER else _DEFAULT_POINTS[card & 15]
+        return view.rules.points(card)
 
     def _progress(self, view: PlayerView, hand: Sequence[int]) -> int:
-        sets, runs = parse_contract(view.contract)
-        return contract_progress(hand, sets, runs, self._wilds(view))
+        contract = view.rules.contract(view.round_number)
+        return contract_progress(hand, contract.sets, contract.runs, self._wilds(view))
 
     def _contract_size(self, view: PlayerView) -> int:
-        sets, runs = parse_contract(view.contract)
-        return sum(sets) + sum(runs)
+        return view.rules.contract(view.round_number).min_cards
 
     # -- the decision ----------------------------------------------------------------------------
     def choose(self, view: PlayerView) -> Action:
@@ -263,9 +249,7 @@ class GreedyPlayer:
         cuts = [a for a in view.legal if isinstance(a, Cut)]
         if not cuts:
             return self._pick(view.legal)
-        rules = self._rules(view)
-        hand_size = rules.hand_size if rules is not None else 11
-        target = hand_size * view.players + 1
+        target = view.rules.hand_size * view.players + 1
         return min(cuts, key=lambda a: abs(a.target - target))
 
     def _me_down(self, view: PlayerView) -> bool:
