@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 
 import pytest
@@ -182,6 +183,20 @@ def test_same_seed_same_json_whatever_workers(capsys: pytest.CaptureFixture[str]
     assert other != one
 
 
+def test_ray_backend_on_a_local_two_cpu_ray_equals_the_local_backend(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ray")  # an optional extra; `make test` installs it, so CI runs this
+    local = _json(capsys, [*BASE, "--json"])
+    on_ray = _json(capsys, [*BASE, "--json", "--backend", "ray", "--workers", "2"])
+    assert on_ray == local
+
+
+def test_ray_backend_without_ray_says_how_to_install(capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now raises ImportError
+    assert main([*BASE, "--backend", "ray"]) == 2
+    assert "pip install 'shanghai[ray]'" in capsys.readouterr().err
+
+
 def test_games_rounded_up_with_a_note(capsys: pytest.CaptureFixture[str]) -> None:
     argv = [*BASE[:-4], "--games", "2", "--seed", "1", "--json"]
     assert main(argv) == 0
@@ -193,7 +208,7 @@ def test_games_rounded_up_with_a_note(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.parametrize("argv, message", [
     (["--seats", "random,bogus,random"], "unknown player 'bogus'"),
     (["--seats", "random,random", "--players", "3"], "--players 3"),
-    (["--backend", "ray"], "not built"),
+    (["--ray-address", "auto"], "--ray-address needs --backend ray"),
     (["--workers", "0"], "--workers"),
     (["--games", "0"], "--games"),
 ])

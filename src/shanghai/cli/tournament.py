@@ -11,10 +11,9 @@ from typing import Any, TextIO
 from shanghai.bots.registry import KNOWN_PLAYERS, make_player
 from shanghai.cli.common import EXIT_OK, CliError, load_rules
 from shanghai.errors import InconsistentRulesError, ShanghaiError
+from shanghai.tournament.ray_backend import RayUnavailableError
 from shanghai.tournament.report import summarize, text
-from shanghai.tournament.runner import TournamentGameError, run_tournament
-
-BACKENDS = ("local", "ray")
+from shanghai.tournament.runner import BACKENDS, TournamentGameError, run_tournament
 
 
 def _seats(args: argparse.Namespace, default_players: int) -> list[str]:
@@ -33,20 +32,37 @@ def _seats(args: argparse.Namespace, default_players: int) -> list[str]:
     return specs
 
 
-def _progress(done: int, total: int) -> None:
-    sys.stderr.write(f"\rtournament: deal {done}/{total}")
-    if done == total:
-        sys.stderr.write("\r" + " " * 40 + "\r")
-    sys.stderr.flush()
+class _ProgressBar:
+    """A one-line progress bar on standard error: deals done, a bar, and the time left."""
+
+    WIDTH = 30
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        elapsed = time.perf_counter() - self.start
+        filled = self.WIDTH * done // total
+        left = elapsed / done * (total - done)
+        line = (f"\rtournament [{'#' * filled}{'.' * (self.WIDTH - filled)}] deal {done}/{total}, "
+                f"{_duration(elapsed)} elapsed, about {_duration(left)} left ")
+        sys.stderr.write(line)
+        if done == total:
+            sys.stderr.write("\r" + " " * len(line) + "\r")
+        sys.stderr.flush()
+
+
+def _duration(seconds: float) -> str:
+    minutes, secs = divmod(round(seconds), 60)
+    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
 
 
 def run_tournament_command(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     """Run ``shanghai tournament`` from parsed arguments."""
     stdout = stdout or sys.stdout
-    if args.backend == "ray":
-        raise CliError("the Ray backend is not built yet; use --backend local (the default), "
-                       "with --workers K for several processes")
-    if args.workers < 1:
+    if args.ray_address is not None and args.backend != "ray":
+        raise CliError("--ray-address needs --backend ray")
+    if args.workers is not None and args.workers < 1:
         raise CliError(f"--workers must be at least 1, not {args.workers}")
     if args.games is not None and args.games < 1:
         raise CliError(f"--games must be at least 1, not {args.games}")
@@ -62,10 +78,13 @@ def run_tournament_command(args: argparse.Namespace, stdout: TextIO | None = Non
         rounded = -(-games // players) * players
         print(f"shanghai: note: --games {games} is not a multiple of {players} players "
               f"(one game per rotation of each deal); playing {rounded}", file=sys.stderr)
-    progress = _progress if sys.stderr.isatty() else None
+    progress = _ProgressBar() if sys.stderr.isatty() else None
     start = time.perf_counter()
     try:
-        result = run_tournament(rules, specs, games, args.seed, workers=args.workers, progress=progress)
+        result = run_tournament(rules, specs, games, args.seed, workers=args.workers, backend=args.backend,
+                                ray_address=args.ray_address, progress=progress)
+    except RayUnavailableError as exc:
+        raise CliError(str(exc)) from exc
     except (ShanghaiError, TournamentGameError) as exc:
         raise CliError(f"a tournament game failed (an engine or player bug): {exc}", code=1) from exc
     seconds = time.perf_counter() - start
@@ -102,10 +121,15 @@ def add_tournament_parser(sub: Any, common: Any) -> None:
     p.add_argument("--games", "-g", type=int, default=None, metavar="G",
                    help="games in all (default: one deal, i.e. N games)")
     p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="seed of the first deal (default 0)")
-    p.add_argument("--workers", "-j", type=int, default=1, metavar="K",
-                   help="worker processes for the local backend (default 1); results do not depend on it")
+    p.add_argument("--workers", "-j", type=int, default=None, metavar="K",
+                   help="local backend: worker processes (default 1, in this process); ray backend "
+                        "started locally: its CPUs (default all); results do not depend on it")
     p.add_argument("--backend", choices=BACKENDS, default="local",
-                   help="where deals run: local (default) or ray (not built yet)")
+                   help="where deals run: local (default) or ray (an optional extra: "
+                        "pip install 'shanghai[ray]'); one deal is one Ray task")
+    p.add_argument("--ray-address", metavar="ADDR",
+                   help="with --backend ray: the address of an existing Ray cluster (e.g. ray://head:10001 "
+                        "or auto); without it a local Ray is started and stopped")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object: games, players (seat_spec, games, wins, win_rate, "
                         "win_rate_ci, mean_score, mean_score_ci, ...), pairs, ...")

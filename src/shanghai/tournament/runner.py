@@ -118,8 +118,19 @@ class TournamentResult:
         return len(self.outcomes)
 
 
-def _deal_results(tasks: list[DealTask], workers: int) -> Iterator[list[GameOutcome]]:
-    if workers <= 1 or len(tasks) <= 1:
+BACKENDS = ("local", "ray")
+
+
+def _deal_results(tasks: list[DealTask], workers: int | None, backend: str,
+                  ray_address: str | None) -> Iterator[list[GameOutcome]]:
+    if backend == "ray":
+        from shanghai.tournament.ray_backend import ray_deal_results
+
+        yield from ray_deal_results(tasks, cpus=workers, address=ray_address)
+        return
+    if backend != "local":
+        raise ValueError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
+    if workers is None or workers <= 1 or len(tasks) <= 1:
         for task in tasks:
             yield play_deal(task)
         return
@@ -129,11 +140,16 @@ def _deal_results(tasks: list[DealTask], workers: int) -> Iterator[list[GameOutc
         yield from pool.imap(play_deal, tasks, chunksize=1)
 
 
-def run_tournament(rules: Rules, specs: Sequence[str], games: int, seed: int, *, workers: int = 1,
+def run_tournament(rules: Rules, specs: Sequence[str], games: int, seed: int, *, workers: int | None = 1,
+                   backend: str = "local", ray_address: str | None = None,
                    progress: Callable[[int, int], None] | None = None,
                    max_actions: int = DEFAULT_MAX_ACTIONS) -> TournamentResult:
     """Play at least ``games`` games: ``ceil(games / N)`` deals of ``N`` rotations each
-    (``N = len(specs)``). ``progress(done_deals, deals)`` is called after each deal."""
+    (``N = len(specs)``). ``progress(done_deals, deals)`` is called after each deal.
+
+    ``backend`` is ``"local"`` (``workers`` processes; None or 1 plays in this process) or
+    ``"ray"`` (a Ray cluster at ``ray_address``, or a local Ray with ``workers`` CPUs, all of the
+    machine's when None). The results do not depend on the backend or the number of workers."""
     n = len(specs)
     if n < 1:
         raise ValueError("a tournament needs at least one seat")
@@ -144,7 +160,7 @@ def run_tournament(rules: Rules, specs: Sequence[str], games: int, seed: int, *,
     deals = -(-games // n)
     tasks = [DealTask(rules, tuple(specs), seed, d, max_actions) for d in range(deals)]
     result = TournamentResult(rules, tuple(specs), seed, deals, games)
-    for done, outcomes in enumerate(_deal_results(tasks, workers), start=1):
+    for done, outcomes in enumerate(_deal_results(tasks, workers, backend, ray_address), start=1):
         result.outcomes.extend(outcomes)
         if progress is not None:
             progress(done, deals)
