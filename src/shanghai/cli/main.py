@@ -23,6 +23,7 @@ from shanghai.cli.common import EXIT_OK, EXIT_USAGE, CliError, load_rules
 from shanghai.cli.describe import describe
 from shanghai.cli.judge import add_judge_parser, run_judge
 from shanghai.cli.replay import add_replay_parser, run_replay
+from shanghai.cli.scorepad import register as register_scorepad
 from shanghai.cli.simulate import add_simulate_parser, run_simulate
 from shanghai.cli.tournament import add_tournament_parser, run_tournament_command
 from shanghai.errors import RuleNotImplementedError, ShanghaiError
@@ -48,7 +49,8 @@ examples:
   echo '{{"cards": ["JK", "AS"]}}' | shanghai judge score --rules isra --batch
   shanghai simulate --rules isra --players 4 --games 10 --seed 1 --json --record-dir games
   shanghai tournament --rules isra --seats random,greedy,greedy,greedy --games 40 --seed 1 --workers 4
-  shanghai replay games/game-0.jsonl"""
+  shanghai replay games/game-0.jsonl
+  shanghai scorepad new --rules isra --players "Ann,Bob,Cy"   # score a game played with real cards"""
 
 PLAY_DESCRIPTION = "Play a game of Shanghai Rummy in the terminal against computer players."
 
@@ -123,6 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_replay_parser(sub)
     sub.choices["replay"].set_defaults(run=run_replay)
+
+    register_scorepad(sub)  # shanghai scorepad: runs shanghai.cli.scorepad.run
 
     sub.add_parser("play", help="play a game in the terminal (see 'shanghai play --help')",
                    description=PLAY_DESCRIPTION, add_help=False)
