@@ -24,6 +24,7 @@ from shanghai.cli.describe import describe
 from shanghai.cli.judge import add_judge_parser, run_judge
 from shanghai.cli.replay import add_replay_parser, run_replay
 from shanghai.cli.scorepad import register as register_scorepad
+from shanghai.cli.serve import register as register_serve
 from shanghai.cli.simulate import add_simulate_parser, run_simulate
 from shanghai.cli.tournament import add_tournament_parser, run_tournament_command
 from shanghai.errors import RuleNotImplementedError, ShanghaiError
@@ -127,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.choices["replay"].set_defaults(run=run_replay)
 
     register_scorepad(sub)  # shanghai scorepad: runs shanghai.cli.scorepad.run
+    register_serve(sub)  # shanghai serve: runs shanghai.cli.serve.run
 
     sub.add_parser("play", help="play a game in the terminal (see 'shanghai play --help')",
                    description=PLAY_DESCRIPTION, add_help=False)

@@ -1,0 +1,81 @@
+"""``shanghai serve``: the multiplayer game server (Starlette on uvicorn, SQLite or PostgreSQL)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+from shanghai.cli.common import EXIT_OK, CliError
+
+DESCRIPTION = """\
+Serve Shanghai Rummy to browsers and other clients: tables with private invite links, computer
+players, reconnects with a seat token, and every accepted action committed to the database before
+anybody is told of it (a killed server resumes every unfinished game when it starts again).
+The protocol is in docs/protocol.md."""
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``serve`` command to the ``shanghai`` command's subparsers."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "serve", help="run the multiplayer game server", description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    parser.add_argument("--db", metavar="URL", default=None,
+                        help="a SQLAlchemy database URL, e.g. postgresql+psycopg://user@host/db (default: "
+                             "SQLite in $SHANGHAI_DATA_DIR, $XDG_DATA_HOME/shanghai or ~/.local/share/shanghai)")
+    parser.add_argument("--buy-seconds", type=float, default=15.0, metavar="S",
+                        help="default time a person has to answer a buy window (default 15)")
+    parser.add_argument("--bot-pause", type=float, default=1.0, metavar="S",
+                        help="default pause of a computer player before it acts (default 1)")
+    parser.add_argument("--standin-seconds", type=float, default=30.0, metavar="S",
+                        help="how long a disconnected person's turn waits before a computer player stands in "
+                             "(default 30)")
+    parser.add_argument("--static", metavar="DIR", type=Path, default=None,
+                        help="serve the browser front end from DIR (default: the installed one, if any)")
+    parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from shanghai.server.app import create_app
+        from shanghai.server.storage import Storage
+        from shanghai.server.tables import Settings
+    except ImportError as exc:  # pragma: no cover - the dependencies are installed with the package
+        raise CliError(f"the server cannot start: {exc}", code=1) from exc
+    if not 0 < args.port < 65536:
+        raise CliError(f"--port must be from 1 to 65535, not {args.port}")
+    try:
+        defaults = Settings().changed({"buy_seconds": args.buy_seconds, "bot_pause": args.bot_pause,
+                                       "standin_seconds": args.standin_seconds})
+    except ValueError as exc:
+        raise CliError(str(exc)) from exc
+    if args.static is not None and not args.static.is_dir():
+        raise CliError(f"--static {args.static}: no such directory")
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        storage = Storage(args.db)
+    except Exception as exc:
+        raise CliError(f"cannot open the database: {exc}", code=1) from exc
+    app = create_app(storage, defaults=defaults, static_dir=args.static)
+    print(f"shanghai: serving on http://{args.host}:{args.port}/ (database {_safe_url(storage.url)})",
+          file=sys.stderr, flush=True)
+    from shanghai.server.protocol import MAX_FRAME_BYTES
+
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME_BYTES,
+                ws="websockets-sansio", lifespan="on")
+    return EXIT_OK
+
+
+def _safe_url(url: str) -> str:
+    """The URL without its password."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)

@@ -1,0 +1,219 @@
+"""The ASGI application (Starlette): the lobby's JSON API, one WebSocket per client, static files.
+
+``create_app(storage)`` builds it; ``shanghai serve`` runs it on uvicorn. Routes:
+
+- ``GET  /api``                       the protocol version, presets, options and computer levels
+- ``POST /api/tables``                create a table (the creator takes seat 0 and is the host)
+- ``GET  /api/invite/{invite}``       a table's public description (seats, rules, status)
+- ``POST /api/invite/{invite}/join``  take an open seat with a display name: a seat token
+- ``GET  /api/invite/{invite}/record`` a finished game's record (JSON lines; refused while in play)
+- ``WS   /ws``                        the game (see ``docs/protocol.md``)
+- ``/``                               the browser front end, when a static directory is there
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from shanghai.rules import PRESETS
+from shanghai.rules.presets import OPTION_PRESETS, OPTIONS
+from shanghai.server.protocol import (
+    MAX_BODY_BYTES,
+    MAX_MESSAGE_BYTES,
+    MAX_STRIKES,
+    PROTOCOL_VERSION,
+    RATE_BURST,
+    RATE_PER_SECOND,
+    ProtocolError,
+)
+from shanghai.server.storage import Storage
+from shanghai.server.tables import Conn, Manager, Settings, TokenBucket, default_level, known_levels
+
+log = logging.getLogger("shanghai.server")
+
+HELLO_SECONDS = 60.0  # time a new connection has to say hello
+
+_STATUS = {"not-found": 404, "not-over": 409, "table-full": 409, "seat-taken": 409, "name-taken": 409, "game-over": 409,
+           "too-large": 413}
+
+
+def default_static_dir() -> Path | None:
+    """The browser front end's built files, when they are installed (``shanghai/web/static``)."""
+    here = Path(__file__).resolve().parent.parent / "web" / "static"
+    return here if here.is_dir() else None
+
+
+def create_app(storage: Storage, *, defaults: Settings | None = None, static_dir: Path | None = None) -> Starlette:
+    manager = Manager(storage, defaults)
+    static = static_dir if static_dir is not None else default_static_dir()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        await manager.startup()
+        try:
+            yield
+        finally:
+            await manager.shutdown()
+            storage.close()
+
+    async def api_info(_request: Request) -> Response:
+        return JSONResponse({
+            "protocol": PROTOCOL_VERSION,
+            "presets": [{"name": r.name, "title": r.title, "description": r.description,
+                         "min_players": r.min_players, "max_players": r.max_players,
+                         "options": list(OPTIONS) if r.name in OPTION_PRESETS else []} for r in PRESETS.values()],
+            "levels": list(known_levels()), "default_level": default_level(),
+            "settings": manager.defaults.to_json(),
+        })
+
+    async def create_table(request: Request) -> Response:
+        return await _guard(lambda body: manager.create(body), request)
+
+    async def invite_info(request: Request) -> Response:
+        try:
+            return JSONResponse(manager.info(request.path_params["invite"]))
+        except ProtocolError as exc:
+            return _error_response(exc)
+
+    async def join(request: Request) -> Response:
+        invite = request.path_params["invite"]
+        return await _guard(lambda body: manager.join(invite, body), request)
+
+    async def finished_record(request: Request) -> Response:
+        try:
+            text = manager.finished_record(request.path_params["invite"])
+        except ProtocolError as exc:
+            return _error_response(exc)
+        return PlainTextResponse(text, media_type="application/x-ndjson")
+
+    async def join_page(request: Request) -> Response:
+        if static is not None and (static / "index.html").is_file():
+            return FileResponse(static / "index.html")
+        try:
+            return JSONResponse(manager.info(request.path_params["invite"]))
+        except ProtocolError as exc:
+            return _error_response(exc)
+
+    async def websocket(ws: WebSocket) -> None:
+        await serve_socket(manager, ws)
+
+    routes: list[Route | WebSocketRoute | Mount] = [
+        Route("/api", api_info, methods=["GET"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/invite/{invite}", invite_info, methods=["GET"]),
+        Route("/api/invite/{invite}/join", join, methods=["POST"]),
+        Route("/api/invite/{invite}/record", finished_record, methods=["GET"]),
+        Route("/join/{invite}", join_page, methods=["GET"]),
+        WebSocketRoute("/ws", websocket),
+    ]
+    if static is not None:
+        routes.append(Mount("/", app=StaticFiles(directory=static, html=True), name="static"))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.manager = manager
+    return app
+
+
+async def _guard(run: Any, request: Request) -> Response:
+    body = await request.body()
+    if len(body) > MAX_BODY_BYTES:
+        return _error_response(ProtocolError(f"a request may be at most {MAX_BODY_BYTES} bytes", "too-large"))
+    try:
+        obj = json.loads(body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return _error_response(ProtocolError("the request body is not JSON", "bad-json"))
+    if not isinstance(obj, dict):
+        return _error_response(ProtocolError("the request body is a JSON object", "bad-json"))
+    try:
+        return JSONResponse(await run(obj))
+    except ProtocolError as exc:
+        return _error_response(exc)
+
+
+def _error_response(exc: ProtocolError) -> Response:
+    return JSONResponse({"error": exc.code, "message": exc.message}, status_code=_STATUS.get(exc.code, 400))
+
+
+async def serve_socket(manager: Manager, ws: WebSocket) -> None:
+    """One client: read messages (checked for size, rate and form), answer through the outbox."""
+    await ws.accept()
+    conn = Conn()
+
+    async def write() -> None:
+        while True:
+            msg = await conn.outbox.get()
+            if msg is None:
+                break
+            await ws.send_text(json.dumps(msg, separators=(",", ":")))
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+    writer_task = asyncio.get_running_loop().create_task(write())
+    bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
+    strikes = 0
+    try:
+        while not conn.closed:
+            if conn.table is None:  # a connection that never says hello is let go
+                try:
+                    message = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
+                except TimeoutError:
+                    conn.send({"type": "error", "code": "hello-first", "message": "no hello: closing"})
+                    break
+            else:
+                message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                data = message.get("bytes") or b""
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    text = "\x00"  # not JSON: refused below
+            checked = _check(text, bucket)
+            if isinstance(checked, ProtocolError):
+                strikes += 1
+                conn.send({"type": "error", "code": checked.code, "message": checked.message})
+                if strikes >= MAX_STRIKES:
+                    conn.send({"type": "error", "code": "closing", "message": "too many refused messages"})
+                    conn.close()
+                continue
+            try:
+                await manager.handle(conn, checked)
+            except Exception:  # never let one message take the server down
+                log.exception("a message could not be handled")
+                conn.send({"type": "error", "code": "internal", "message": "the server could not handle that"})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await manager.bye(conn)
+        conn.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer_task, 2.0)
+        writer_task.cancel()
+
+
+def _check(text: str, bucket: TokenBucket) -> dict[str, Any] | ProtocolError:
+    if not bucket.take():
+        return ProtocolError(f"too many messages: at most {RATE_PER_SECOND:g} a second", "rate-limited")
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+        return ProtocolError(f"a message may be at most {MAX_MESSAGE_BYTES} bytes", "too-large")
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return ProtocolError("the message is not JSON", "bad-json")
+    if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+        return ProtocolError("a message is a JSON object with a string \"type\"", "bad-message")
+    return obj

@@ -1,0 +1,256 @@
+"""The wire protocol: JSON for views and actions, name checks and input limits (no I/O here).
+
+Cards travel as their canonical text (``"10H"``, ``"QS"``, ``"JK"``); actions as the engine's
+canonical text (``"2 layoff 9D m3 high"``) or as a structured object
+(``{"verb": "layoff", "card": "9D", "meld": 3, "end": "high"}``). See ``docs/protocol.md``.
+
+>>> action_from_json({"verb": "discard", "card": "10h"}, seat=2)
+Discard(seat=2, card=10H, shanghai=False)
+>>> str(action_from_json("draw", seat=1))
+'1 draw'
+>>> action_to_json(action_from_json("3 layoff 9D m1 high", seat=3))["action"]
+{'verb': 'layoff', 'card': '9D', 'meld': 1, 'end': 'high'}
+>>> check_name("  Ann  ")
+'Ann'
+>>> check_name("<script>")
+Traceback (most recent call last):
+...
+shanghai.server.protocol.ProtocolError: a name may hold letters, digits, spaces and . ' - _ only
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from shanghai.cards import Card, card_text, parse_card
+from shanghai.engine.actions import (
+    Action,
+    Buy,
+    CallShanghai,
+    Cut,
+    Discard,
+    DrawStock,
+    GoDown,
+    LayOff,
+    Pass,
+    ReplaceWild,
+    TakeDiscard,
+    parse_action,
+)
+from shanghai.engine.game import CutResult, RoundResult
+from shanghai.engine.view import PlayerView
+from shanghai.errors import IllegalActionError
+
+PROTOCOL_VERSION = 1
+
+MAX_MESSAGE_BYTES = 8 * 1024        # a client message larger than this is refused (the connection stays)
+MAX_FRAME_BYTES = 64 * 1024         # the WebSocket layer closes the connection (1009) beyond this
+MAX_BODY_BYTES = 16 * 1024          # an HTTP request body larger than this is refused (413)
+NAME_MAX = 24
+RATE_PER_SECOND = 20.0              # sustained messages per second per connection
+RATE_BURST = 40                     # messages allowed at once
+MAX_STRIKES = 200                   # refused messages (any cause) before the server closes a connection
+
+_NAME_RE = re.compile(r"^[\w .'\-]+$")
+
+
+class ProtocolError(ValueError):
+    """A client message or request the server refuses; ``code`` is a stable machine-readable word."""
+
+    def __init__(self, message: str, code: str = "bad-request") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def check_name(raw: object) -> str:
+    """A display name: 1 to ``NAME_MAX`` characters of letters, digits, spaces and ``. ' - _``."""
+    if not isinstance(raw, str):
+        raise ProtocolError("a name must be a string", "bad-name")
+    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    if not name:
+        raise ProtocolError("a name cannot be empty", "bad-name")
+    if len(name) > NAME_MAX:
+        raise ProtocolError(f"a name may be at most {NAME_MAX} characters long", "bad-name")
+    if not _NAME_RE.fullmatch(name):
+        raise ProtocolError("a name may hold letters, digits, spaces and . ' - _ only", "bad-name")
+    return name
+
+
+# -- actions -----------------------------------------------------------------------------------------
+_VERBS = ("cut", "draw", "take", "buy", "pass", "down", "layoff", "replace", "discard", "shanghai")
+
+
+def _card(obj: object) -> str:
+    if not isinstance(obj, str):
+        raise ProtocolError("a card must be given as text like \"10H\"", "bad-action")
+    return card_text(parse_card(obj))
+
+
+def action_from_json(obj: object, seat: int) -> Action:
+    """The action a seat sent: canonical text (with or without its seat number) or a structured
+    object. A seat number other than ``seat`` is refused."""
+    try:
+        if isinstance(obj, str):
+            text = obj.strip()
+            if len(text) > 500:
+                raise ProtocolError("the action text is too long", "bad-action")
+            words = text.split()
+            if words and words[0].lower() in _VERBS:
+                text = f"{seat} {text}"
+        elif isinstance(obj, dict):
+            text = _structured_text(obj, seat)
+        else:
+            raise ProtocolError("an action is a text or an object with a \"verb\"", "bad-action")
+        action = parse_action(text)
+    except IllegalActionError as exc:
+        raise ProtocolError(str(exc), "bad-action") from exc
+    except ValueError as exc:
+        if isinstance(exc, ProtocolError):
+            raise
+        raise ProtocolError(str(exc), "bad-action") from exc
+    if action.seat != seat:
+        raise ProtocolError(f"you sit in seat {seat}, not {action.seat}", "not-your-seat")
+    return action
+
+
+def _structured_text(obj: dict[str, Any], seat: int) -> str:
+    verb = obj.get("verb")
+    if verb not in _VERBS:
+        raise ProtocolError(f"unknown verb {verb!r}; verbs are: {', '.join(_VERBS)}", "bad-action")
+    if "seat" in obj and obj["seat"] != seat:
+        raise ProtocolError(f"you sit in seat {seat}, not {obj['seat']}", "not-your-seat")
+    parts = [str(seat), str(verb)]
+    if verb == "cut":
+        target = obj.get("target")
+        if not isinstance(target, int) or isinstance(target, bool):
+            raise ProtocolError("a cut needs an integer \"target\"", "bad-action")
+        parts.append(str(target))
+    elif verb == "down":
+        melds = obj.get("melds")
+        if not isinstance(melds, list) or not melds or len(melds) > 10:
+            raise ProtocolError("going down needs \"melds\": [{\"kind\": \"set\", \"cards\": [...]}, ...]",
+                                "bad-action")
+        texts = []
+        for m in melds:
+            if not isinstance(m, dict) or m.get("kind") not in ("set", "run") or \
+                    not isinstance(m.get("cards"), list) or not m["cards"] or len(m["cards"]) > 60:
+                raise ProtocolError("each meld is {\"kind\": \"set\"|\"run\", \"cards\": [...]}", "bad-action")
+            texts.append(f"{m['kind']} " + " ".join(_card(c) for c in m["cards"]))
+        parts.append(" | ".join(texts))
+    elif verb in ("layoff", "replace", "shanghai"):
+        if verb != "shanghai":
+            parts.append(_card(obj.get("card")))
+        meld = obj.get("meld")
+        if not isinstance(meld, int) or isinstance(meld, bool) or meld < 0:
+            raise ProtocolError(f"{verb} needs a meld number \"meld\"", "bad-action")
+        parts.append(f"m{meld}")
+        end = obj.get("end")
+        if end is not None and verb != "replace":
+            if end not in ("low", "high"):
+                raise ProtocolError("\"end\" is \"low\" or \"high\"", "bad-action")
+            parts.append(str(end))
+    elif verb == "discard":
+        parts.append(_card(obj.get("card")))
+        if obj.get("shanghai"):
+            parts.append("shanghai")
+    return " ".join(parts)
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """``{"text": canonical text, "action": the structured form}`` (what clients may send back)."""
+    body: dict[str, Any]
+    if isinstance(action, Cut):
+        body = {"verb": "cut", "target": action.target}
+    elif isinstance(action, DrawStock):
+        body = {"verb": "draw"}
+    elif isinstance(action, TakeDiscard):
+        body = {"verb": "take"}
+    elif isinstance(action, Buy):
+        body = {"verb": "buy"}
+    elif isinstance(action, Pass):
+        body = {"verb": "pass"}
+    elif isinstance(action, GoDown):
+        body = {"verb": "down", "melds": [{"kind": m.kind, "cards": cards(m.cards)} for m in action.melds]}
+    elif isinstance(action, LayOff):
+        body = {"verb": "layoff", "card": card_text(action.card), "meld": action.meld}
+        if action.end:
+            body["end"] = action.end
+    elif isinstance(action, ReplaceWild):
+        body = {"verb": "replace", "card": card_text(action.card), "meld": action.meld}
+    elif isinstance(action, Discard):
+        body = {"verb": "discard", "card": card_text(action.card)}
+        if action.shanghai:
+            body["shanghai"] = True
+    else:
+        assert isinstance(action, CallShanghai)
+        body = {"verb": "shanghai", "meld": action.meld}
+        if action.end:
+            body["end"] = action.end
+    return {"text": str(action), "action": body}
+
+
+# -- views ---------------------------------------------------------------------------------------------
+def cards(cs: tuple[Card, ...] | list[Card]) -> list[str]:
+    return [card_text(c) for c in cs]
+
+
+def _opt_card(c: Card | None) -> str | None:
+    return None if c is None else card_text(c)
+
+
+def _cut(c: CutResult | None) -> dict[str, Any] | None:
+    if c is None:
+        return None
+    return {"cutter": c.cutter, "target": c.target, "actual": c.actual, "needed": c.needed, "made": c.made}
+
+
+def _round_result(r: RoundResult) -> dict[str, Any]:
+    return {"number": r.number, "contract": r.contract, "dealer": r.dealer, "went_out": r.went_out,
+            "points": list(r.points), "hands": [cards(h) for h in r.hands], "cut": _cut(r.cut),
+            "slam": r.slam, "joker_free": list(r.joker_free), "blind_bonus": r.blind_bonus,
+            "buys": list(r.buys), "down": list(r.down)}
+
+
+def round_result_json(r: RoundResult) -> dict[str, Any]:
+    return _round_result(r)
+
+
+def view_to_json(v: PlayerView, *, history: list[str] | None = None,
+                 round_results: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A seat's view as JSON: its own hand, everything public, never another hand or the stock.
+
+    ``history`` and ``round_results`` may be given already in JSON (the server keeps them per game)."""
+    return {
+        "seat": v.seat,
+        "players": v.players,
+        "rules_name": v.rules_name,
+        "round_number": v.round_number,
+        "rounds": v.rounds,
+        "contract": v.contract,
+        "dealer": v.dealer,
+        "phase": v.phase.value,
+        "turn": v.turn,
+        "to_act": list(v.to_act),
+        "hand": cards(v.hand),
+        "hand_counts": list(v.hand_counts),
+        "down": list(v.down),
+        "buys_used": list(v.buys_used),
+        "buy_limit": v.buy_limit,
+        "table": [{"id": m.id, "owner": m.owner, "kind": m.kind, "cards": cards(m.cards), "wilds": list(m.wilds)}
+                  for m in v.table],
+        "discard_top": _opt_card(v.discard_top),
+        "discard_live": v.discard_live,
+        "discard_size": v.discard_size,
+        "stock_size": v.stock_size,
+        "pending_wild": _opt_card(v.pending_wild),
+        "buy_window": list(v.buy_window),
+        "buy_claimant": v.buy_claimant,
+        "shanghai_card": _opt_card(v.shanghai_card),
+        "cut": _cut(v.cut),
+        "totals": list(v.totals),
+        "round_results": [_round_result(r) for r in v.round_results] if round_results is None else round_results,
+        "history": [str(a) for a in v.history] if history is None else history,
+    }

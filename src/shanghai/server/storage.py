@@ -1,0 +1,203 @@
+"""Storage with SQLAlchemy: SQLite by default (a file in the user's data directory, WAL mode),
+PostgreSQL by URL. A game is its record: rules, seed, seats and the ordered actions.
+
+Every call is one short transaction, committed before it returns: the server writes an accepted
+action here before it tells anybody about it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection
+
+from shanghai.engine.record import GameRecord, rules_from_spec
+
+metadata = MetaData()
+
+games = Table(
+    "shanghai_games", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("invite", String(64), nullable=False, unique=True),
+    Column("status", String(16), nullable=False),          # lobby | playing | over
+    Column("rules", Text, nullable=False),                 # the record's rules spec, JSON
+    Column("seed", Integer, nullable=False),
+    Column("settings", Text, nullable=False),              # timings, JSON
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+seats = Table(
+    "shanghai_seats", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),             # human | bot
+    Column("level", String(32), nullable=True),            # a bot's level (make_player's name)
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=True, unique=True),
+)
+
+actions = Table(
+    "shanghai_actions", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def default_db_url() -> str:
+    """``$SHANGHAI_DATA_DIR``, else ``$XDG_DATA_HOME/shanghai``, else ``~/.local/share/shanghai``:
+    ``server.sqlite3`` there."""
+    base = os.environ.get("SHANGHAI_DATA_DIR")
+    if base:
+        folder = Path(base)
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME")
+        folder = (Path(xdg) if xdg else Path.home() / ".local" / "share") / "shanghai"
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'server.sqlite3'}"
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+    token_hash: str | None
+
+
+@dataclass
+class GameRow:
+    id: str
+    invite: str
+    status: str
+    rules: dict[str, Any]
+    seed: int
+    settings: dict[str, Any]
+    seats: list[SeatRow]
+    actions: list[str]
+
+    def record(self) -> GameRecord:
+        return GameRecord(rules_from_spec(self.rules), self.seed, [s.name for s in self.seats], list(self.actions))
+
+
+class Storage:
+    """The server's database."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_db_url()
+        kwargs: dict[str, Any] = {}
+        if self.url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writes ------------------------------------------------------------------------------------
+    def create_game(self, game_id: str, invite: str, rules: dict[str, Any], seed: int,
+                    settings: dict[str, Any], seat_rows: list[SeatRow], *,
+                    moved_from: tuple[str, list[SeatRow]] | None = None) -> None:
+        """A new game in the lobby; ``moved_from`` (a game and its seats without their tokens) moves the
+        seat tokens of a finished game to this one in the same transaction (a rematch)."""
+        now = time.time()
+        with self.engine.begin() as c:
+            if moved_from is not None:
+                c.execute(delete(seats).where(seats.c.game_id == moved_from[0]))
+                self._write_seats(c, moved_from[0], moved_from[1])
+            c.execute(insert(games).values(id=game_id, invite=invite, status="lobby", rules=json.dumps(rules),
+                                           seed=seed, settings=json.dumps(settings), created=now, updated=now))
+            self._write_seats(c, game_id, seat_rows)
+
+    def save_seats(self, game_id: str, seat_rows: list[SeatRow], status: str | None = None) -> None:
+        with self.engine.begin() as c:
+            c.execute(delete(seats).where(seats.c.game_id == game_id))
+            self._write_seats(c, game_id, seat_rows)
+            values: dict[str, Any] = {"updated": time.time()}
+            if status is not None:
+                values["status"] = status
+            c.execute(update(games).where(games.c.id == game_id).values(**values))
+
+    @staticmethod
+    def _write_seats(c: Connection, game_id: str, seat_rows: list[SeatRow]) -> None:
+        if seat_rows:
+            c.execute(insert(seats), [{"game_id": game_id, "seat": s.seat, "kind": s.kind, "level": s.level,
+                                       "name": s.name, "token_hash": s.token_hash} for s in seat_rows])
+
+    def append_action(self, game_id: str, n: int, text: str, *, over: bool = False) -> None:
+        """Commit action number ``n`` (the primary key refuses a second action ``n``)."""
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(insert(actions).values(game_id=game_id, n=n, text=text, at=now))
+            if over:
+                c.execute(update(games).where(games.c.id == game_id).values(status="over", updated=now))
+
+    # -- reads -------------------------------------------------------------------------------------
+    def load(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            seat_rows = [SeatRow(r.seat, r.kind, r.level, r.name, r.token_hash) for r in
+                         c.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))]
+            texts = [r.text for r in c.execute(select(actions.c.text).where(actions.c.game_id == game_id)
+                                               .order_by(actions.c.n))]
+        return GameRow(row.id, row.invite, row.status, json.loads(row.rules), row.seed, json.loads(row.settings),
+                       seat_rows, texts)
+
+    def game_of_invite(self, invite: str) -> str | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(games.c.id).where(games.c.invite == invite)).first()
+        return None if row is None else str(row.id)
+
+    def seat_of_token(self, token: str) -> tuple[str, int] | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(seats.c.game_id, seats.c.seat)
+                            .where(seats.c.token_hash == hash_token(token))).first()
+        return None if row is None else (str(row.game_id), int(row.seat))
+
+    def unfinished(self) -> list[str]:
+        """Games in the lobby or in play, oldest first."""
+        with self.engine.connect() as c:
+            return [str(r.id) for r in c.execute(select(games.c.id).where(games.c.status != "over")
+                                                 .order_by(games.c.created))]
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")   # WAL + NORMAL: a committed write survives a killed process
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,831 @@
+"""The table manager: tables in memory over the storage, their connections, timers and computer players.
+
+One ``Table`` per game. Everything that changes a table happens under its lock; an accepted action is
+applied to a copy of the game, committed to the database, and only then made the table's state and
+sent to the seats (each its own view) and the spectators (the public view).
+
+A driver task per table plays the computer players (after ``bot_pause``), passes for a person who
+does not answer a buy window in ``buy_seconds``, and lets a computer player stand in for a person
+whose turn has waited ``standin_seconds`` without a connection, until that person comes back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import importlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from shanghai.bots.match import seat_seed
+from shanghai.bots.registry import Player, make_player
+from shanghai.engine.actions import Action, Buy, CallShanghai, Pass
+from shanghai.engine.game import Game, Phase
+from shanghai.engine.record import GameRecord, rules_from_spec, rules_to_spec
+from shanghai.engine.view import view
+from shanghai.errors import IllegalActionError, RecordError, RuleNotImplementedError, ShanghaiError
+from shanghai.rules.model import Rules
+from shanghai.server.protocol import (
+    PROTOCOL_VERSION,
+    ProtocolError,
+    action_from_json,
+    action_to_json,
+    cards,
+    check_name,
+    round_result_json,
+    view_to_json,
+)
+from shanghai.server.storage import SeatRow, Storage, hash_token
+
+log = logging.getLogger("shanghai.server")
+
+HUMAN, BOT = "human", "bot"
+WINDOW_PHASES = (Phase.BUY, Phase.SHANGHAI)
+OUTBOX_LIMIT = 256
+SETTING_LIMITS = {"buy_seconds": (0.0, 600.0), "bot_pause": (0.0, 30.0), "standin_seconds": (0.0, 3600.0)}
+
+
+@functools.cache
+def known_levels() -> tuple[str, ...]:
+    """Every computer player the registry makes: the levels (easy ... expert) first, then the others."""
+    from shanghai.bots import registry
+
+    names: list[str] = []
+    for attr in ("KNOWN_LEVELS", "LEVELS", "KNOWN_PLAYERS"):
+        for name in getattr(registry, attr, ()):
+            if name in names:
+                continue
+            try:
+                make_player(name, 0)
+            except (ValueError, ImportError):
+                continue
+            names.append(name)
+    return tuple(names) or ("random", "greedy")
+
+
+def default_level() -> str:
+    levels = known_levels()
+    for name in ("medium", "greedy"):
+        if name in levels:
+            return name
+    return levels[0]
+
+
+def check_level(raw: object) -> str:
+    if not isinstance(raw, str) or not raw.strip() or len(raw) > 32:
+        raise ProtocolError("a computer player's level is a name such as 'greedy'", "bad-level")
+    level = raw.strip().lower()
+    try:
+        make_player(level, 0)
+    except (ValueError, ImportError) as exc:
+        raise ProtocolError(f"unknown computer player {raw!r} (known: {', '.join(known_levels())})",
+                            "bad-level") from exc
+    return level
+
+
+@dataclass
+class Settings:
+    """A table's timings (seconds)."""
+
+    buy_seconds: float = 15.0       # a person's time to answer a buy / "May I?" / "Shanghai" window
+    bot_pause: float = 1.0          # a computer player's pause before it acts
+    standin_seconds: float = 30.0   # how long a disconnected person's turn waits for them
+
+    def to_json(self) -> dict[str, float]:
+        return {"buy_seconds": self.buy_seconds, "bot_pause": self.bot_pause,
+                "standin_seconds": self.standin_seconds}
+
+    def changed(self, obj: object) -> Settings:
+        """These settings with the fields of ``obj`` (a JSON object) changed, each checked."""
+        if obj is None:
+            return Settings(**self.to_json())
+        if not isinstance(obj, dict):
+            raise ProtocolError("settings are an object", "bad-settings")
+        values = self.to_json()
+        for key, value in obj.items():
+            if key not in SETTING_LIMITS:
+                raise ProtocolError(f"unknown setting {key!r}", "bad-settings")
+            lo, hi = SETTING_LIMITS[key]
+            if isinstance(value, bool) or not isinstance(value, int | float) or not lo <= value <= hi:
+                raise ProtocolError(f"{key} must be a number from {lo:g} to {hi:g}", "bad-settings")
+            values[key] = float(value)
+        return Settings(**values)
+
+
+class TokenBucket:
+    """At most ``burst`` messages at once and ``rate`` a second on average."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, float(burst), clock
+        self.tokens, self.last = float(burst), clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+class Conn:
+    """One client connection: an outbox drained by the WebSocket's writer task."""
+
+    def __init__(self) -> None:
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX_LIMIT)
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.spectator = False
+        self.closed = False
+
+    def send(self, msg: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(msg)
+        except asyncio.QueueFull:  # a client that does not read: let it go
+            self.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(None)
+
+
+@dataclass
+class Seat:
+    kind: str                        # human | bot
+    name: str
+    level: str | None = None         # a computer player's level
+    token_hash: str | None = None    # a person's seat token (hashed); None: the seat is open
+    conns: set[Conn] = field(default_factory=set)
+    away_since: float = 0.0          # monotonic time the last connection went away
+    standin: bool = False            # a computer player is playing for the absent person
+    standin_since: float = 0.0
+    bot: Player | None = None
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.conns)
+
+    @property
+    def open(self) -> bool:
+        return self.kind == HUMAN and self.token_hash is None
+
+    def row(self, index: int) -> SeatRow:
+        return SeatRow(index, self.kind, self.level, self.name, self.token_hash)
+
+
+def _error(code: str, message: str, ref: object = None, **extra: Any) -> dict[str, Any]:
+    msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if ref is not None:
+        msg["ref"] = ref
+    msg.update(extra)
+    return msg
+
+
+class Table:
+    """A game in memory: its seats, connections, game and timers."""
+
+    def __init__(self, manager: Manager, game_id: str, invite: str, status: str, rules_spec: dict[str, Any],
+                 rules: Rules, seed: int, settings: Settings, seats: list[Seat]) -> None:
+        self.manager = manager
+        self.id = game_id
+        self.invite = invite
+        self.status = status
+        self.rules_spec = rules_spec
+        self.rules = rules
+        self.seed = seed
+        self.settings = settings
+        self.seats = seats
+        self.game: Game | None = None
+        self.spectators: set[Conn] = set()
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self.changed_at = time.monotonic()
+        self.window_key: tuple[object, ...] | None = None
+        self.window_version = 0
+        self.window_deadline = 0.0
+        self.driver: asyncio.Task[None] | None = None
+        self._public: tuple[int, dict[str, Any]] | None = None   # (version, the spectators' view in JSON)
+        self._texts: list[str] = []                              # every action's text, in order
+        self._results: list[dict[str, Any]] = []                 # every scored round in JSON
+
+    # -- state -------------------------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        return 0 if self.game is None else len(self.game.actions)
+
+    def seat_json(self, i: int, s: Seat) -> dict[str, Any]:
+        return {"seat": i, "kind": s.kind, "level": s.level, "name": s.name, "open": s.open,
+                "connected": s.connected, "standin": s.standin}
+
+    def table_json(self) -> dict[str, Any]:
+        return {"id": self.id, "invite": self.invite, "status": self.status, "rules": self.rules_spec,
+                "rules_title": self.rules.title, "min_players": self.rules.min_players,
+                "max_players": self.rules.max_players, "settings": self.settings.to_json(), "host_seat": 0,
+                "seats": [self.seat_json(i, s) for i, s in enumerate(self.seats)]}
+
+    def public_json(self) -> dict[str, Any]:
+        """The spectators' view of the game in JSON, made once per version (each seat's view is this with
+        its own seat, hand and legal actions)."""
+        game = self.game
+        assert game is not None
+        if self._public is None or self._public[0] != len(game.actions):
+            if len(self._texts) > len(game.actions):
+                self._texts = []
+            self._texts.extend(str(a) for a in game.actions[len(self._texts):])
+            while len(self._results) < len(game.round_results):
+                self._results.append(round_result_json(game.round_results[len(self._results)]))
+            del self._results[len(game.round_results):]
+            j = view_to_json(view(game, None), history=self._texts[game.round_start:],
+                             round_results=list(self._results))
+            self._public = (len(game.actions), j)
+        return self._public[1]
+
+    def state_for(self, conn: Conn) -> dict[str, Any]:
+        seat = None if conn.spectator else conn.seat
+        msg: dict[str, Any] = {"type": "state", "protocol": PROTOCOL_VERSION, "version": self.version,
+                               "you": seat, "host": seat == 0, "table": self.table_json(),
+                               "game": None, "legal": [], "deadline": None}
+        game = self.game
+        if game is not None:
+            public = self.public_json()
+            if seat is None:
+                msg["game"] = public
+            else:
+                v = view(game, seat)
+                msg["game"] = {**public, "seat": seat, "hand": cards(v.hand)}
+                msg["legal"] = [action_to_json(a) for a in v.legal]
+            if game.phase in WINDOW_PHASES:
+                msg["deadline"] = round(time.time() + (self.window_deadline - time.monotonic()), 3)
+        return msg
+
+    def conns(self) -> list[Conn]:
+        out = [c for s in self.seats for c in s.conns]
+        out.extend(self.spectators)
+        return out
+
+    def broadcast(self) -> None:
+        for conn in self.conns():
+            conn.send(self.state_for(conn))
+
+    def rows(self) -> list[SeatRow]:
+        return [s.row(i) for i, s in enumerate(self.seats)]
+
+    def _note_window(self) -> None:
+        """Start the buy window's clock when a new window opens."""
+        game = self.game
+        if game is None or game.phase not in WINDOW_PHASES:
+            self.window_key = None
+            return
+        w = game.buy_window if game.phase == Phase.BUY else game.shanghai_window
+        key = (game.round_index, game.phase, game.turn, len(game.discards), None if w is None else w.seats)
+        if key != self.window_key:
+            self.window_key = key
+            self.window_version = len(game.actions)
+            self.window_deadline = time.monotonic() + self.settings.buy_seconds
+
+    # -- applying actions ----------------------------------------------------------------------------
+    async def apply(self, action: Action) -> None:
+        """Validate with the engine, commit, then make it the state and tell everybody (under the lock).
+
+        The commit runs in a worker thread, so that other tables go on meanwhile; this table's lock keeps
+        its actions in order."""
+        game = self.game
+        assert game is not None
+        after = game.copy()
+        after.apply(action)  # raises IllegalActionError and changes nothing
+        await asyncio.to_thread(self.manager.storage.append_action, self.id, len(game.actions), str(action),
+                                over=after.is_over)
+        self.game = after
+        self.changed_at = time.monotonic()
+        if after.is_over:
+            self.status = "over"
+        self._note_window()
+        self.broadcast()
+        self.wake.set()
+
+    def check_version(self, sent: object, action: Action) -> None:
+        if isinstance(sent, bool) or not isinstance(sent, int):
+            raise ProtocolError("an action needs the state \"version\" it was sent for", "no-version")
+        if sent == self.version:
+            return
+        # An answer to a buy window answers that window, whoever answered it in between.
+        game = self.game
+        if (isinstance(action, Buy | Pass | CallShanghai) and game is not None and game.phase in WINDOW_PHASES
+                and self.window_version <= sent < self.version):
+            return
+        raise ProtocolError(f"the game has moved on: your message was for version {sent}, the game is at "
+                            f"{self.version}", "stale")
+
+    # -- the driver ----------------------------------------------------------------------------------
+    def next_event(self) -> tuple[float, str, int] | None:
+        game = self.game
+        if game is None or self.status != "playing" or game.is_over:
+            return None
+        best: tuple[float, str, int] | None = None
+        window = game.phase in WINDOW_PHASES
+        for seat in game.to_act():
+            s = self.seats[seat]
+            if s.kind == BOT or s.open or s.standin:
+                event = (max(self.changed_at, s.standin_since) + self.settings.bot_pause, "bot", seat)
+            elif window:
+                event = (self.window_deadline, "timeout", seat)
+            elif not s.connected:
+                # the turn waits standin_seconds for the person (from when they left, if later)
+                event = (max(s.away_since, self.changed_at) + self.settings.standin_seconds, "standin", seat)
+            else:
+                continue
+            if best is None or event[0] < best[0]:
+                best = event
+        return best
+
+    async def drive(self) -> None:
+        while True:
+            self.wake.clear()
+            async with self.lock:
+                event = self.next_event()
+                version = self.version
+            if event is None:
+                await self.wake.wait()
+                continue
+            delay = event[0] - time.monotonic()
+            if delay > 0:
+                try:
+                    await asyncio.wait_for(self.wake.wait(), delay)
+                    continue  # something changed: plan again
+                except TimeoutError:
+                    pass
+            try:
+                await self.fire(event[1], event[2], version)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a computer player's or the database's failure must not stop the table
+                log.exception("table %s: %s for seat %d failed", self.id, event[1], event[2])
+                await asyncio.sleep(1.0)
+
+    def bot_for(self, seat: int) -> Player:
+        s = self.seats[seat]
+        if s.bot is None:
+            level = s.level if s.kind == BOT and s.level else default_level()
+            s.bot = make_player(level, seat_seed(self.seed, seat))
+        return s.bot
+
+    async def fire(self, kind: str, seat: int, version: int) -> None:
+        async with self.lock:
+            game = self.game
+            if game is None or self.version != version or seat not in game.to_act():
+                return
+            s = self.seats[seat]
+            if kind == "standin":
+                s.standin, s.standin_since = True, time.monotonic()
+                self.broadcast()
+                return
+            seat_view = view(game, seat)
+            if kind == "timeout" and Pass(seat) in seat_view.legal:
+                await self.apply(Pass(seat))
+                return
+            bot = self.bot_for(seat)
+        try:
+            action = await asyncio.to_thread(bot.choose, seat_view)
+        except Exception:
+            log.exception("table %s: the computer player of seat %d failed; it plays a legal action", self.id, seat)
+            action = Pass(seat) if Pass(seat) in seat_view.legal else seat_view.legal[0]
+        async with self.lock:
+            if self.game is None or self.version != version:
+                return
+            try:
+                await self.apply(action)
+            except IllegalActionError:
+                log.error("table %s: seat %d's computer player chose an illegal %s", self.id, seat, action)
+                await self.apply(Pass(seat) if Pass(seat) in seat_view.legal else seat_view.legal[0])
+
+    def start_driver(self) -> None:
+        if self.driver is None:
+            self.driver = asyncio.get_running_loop().create_task(self.drive(), name=f"table-{self.id}")
+
+
+class Manager:
+    """Every table of the server, over one ``Storage``."""
+
+    def __init__(self, storage: Storage, defaults: Settings | None = None) -> None:
+        self.storage = storage
+        self.defaults = defaults or Settings()
+        self.tables: dict[str, Table] = {}
+        self.by_token: dict[str, str] = {}  # seat token hash -> table id
+        self.by_invite: dict[str, str] = {}
+
+    # -- loading -----------------------------------------------------------------------------------
+    async def startup(self) -> None:
+        """Load every unfinished game (replaying its record) and start its computer players."""
+        for game_id in self.storage.unfinished():
+            try:
+                self.load(game_id)
+            except (RecordError, ShanghaiError, RuleNotImplementedError) as exc:
+                log.error("game %s cannot be resumed: %s", game_id, exc)
+
+    async def shutdown(self) -> None:
+        for table in self.tables.values():
+            if table.driver is not None:
+                table.driver.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await table.driver
+            for conn in table.conns():
+                conn.close()
+
+    def load(self, game_id: str) -> Table | None:
+        if game_id in self.tables:
+            return self.tables[game_id]
+        row = self.storage.load(game_id)
+        if row is None:
+            return None
+        now = time.monotonic()
+        seats = [Seat(r.kind, r.name, r.level, r.token_hash, away_since=now) for r in row.seats]
+        table = Table(self, row.id, row.invite, row.status, row.rules, rules_from_spec(row.rules), row.seed,
+                      self.defaults.changed(row.settings), seats)
+        if row.status != "lobby":
+            table.game = row.record().replay()
+            if table.game.is_over:
+                table.status = "over"
+            table._note_window()
+        self.tables[row.id] = table
+        self.by_invite[row.invite] = row.id
+        for s in seats:
+            if s.token_hash:
+                self.by_token[s.token_hash] = row.id
+        if table.status == "playing":
+            table.start_driver()
+        return table
+
+    def table_of_invite(self, invite: str) -> Table | None:
+        if not isinstance(invite, str) or len(invite) > 64:
+            return None
+        game_id = self.by_invite.get(invite) or self.storage.game_of_invite(invite)
+        return None if game_id is None else self.load(game_id)
+
+    def table_of_token(self, token: str) -> tuple[Table, int] | None:
+        if not isinstance(token, str) or len(token) > 128:
+            return None
+        h = hash_token(token)
+        game_id = self.by_token.get(h)
+        if game_id is None:
+            found = self.storage.seat_of_token(token)
+            game_id = None if found is None else found[0]
+        table = None if game_id is None else self.load(game_id)
+        if table is None:
+            return None
+        for i, s in enumerate(table.seats):
+            if s.token_hash == h:
+                return table, i
+        return None
+
+    # -- the lobby (HTTP) --------------------------------------------------------------------------
+    async def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        name = check_name(body.get("name"))
+        spec = body.get("rules", {"preset": "isra"})
+        if isinstance(spec, str):
+            spec = {"preset": spec}
+        if not isinstance(spec, dict):
+            raise ProtocolError("\"rules\" is a preset name or {\"preset\": ..., \"options\": [...], "
+                                "\"changes\": {...}}", "bad-rules")
+        try:
+            rules = rules_from_spec(spec)
+            spec = rules_to_spec(rules)
+        except (RecordError, ShanghaiError, RuleNotImplementedError) as exc:
+            raise ProtocolError(str(exc), "bad-rules") from exc
+        kinds = body.get("seats")
+        if kinds is None:
+            kinds = [HUMAN] + [default_level()] * (max(rules.min_players, 4 if rules.max_players >= 4 else 2) - 1)
+        if not isinstance(kinds, list) or not 1 <= len(kinds) <= rules.max_players:
+            raise ProtocolError(f"\"seats\" is a list of 1 to {rules.max_players} seats: \"human\" or a computer "
+                                f"level", "bad-seats")
+        seed = body.get("seed")
+        if seed is None:
+            seed = secrets.randbits(31)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
+            raise ProtocolError("\"seed\" is an integer from 0 to 2**31-1", "bad-seed")
+        settings = self.defaults.changed(body.get("settings"))
+        token = secrets.token_urlsafe(24)
+        seats = [Seat(HUMAN, name, token_hash=hash_token(token))]
+        for i, kind in enumerate(kinds[1:], 1):
+            if kind == HUMAN:
+                seats.append(Seat(HUMAN, f"Seat {i + 1}"))
+            else:
+                level = check_level(kind)
+                seats.append(Seat(BOT, _bot_name(level, i), level))
+        game_id, invite = secrets.token_urlsafe(9), secrets.token_urlsafe(18)
+        self.storage.create_game(game_id, invite, spec, seed, settings.to_json(),
+                                 [s.row(i) for i, s in enumerate(seats)])
+        table = Table(self, game_id, invite, "lobby", spec, rules, seed, settings, seats)
+        self.tables[game_id] = table
+        self.by_invite[invite] = game_id
+        self.by_token[hash_token(token)] = game_id
+        return {"table": game_id, "invite": invite, "invite_path": f"/join/{invite}", "seat": 0, "token": token,
+                "host": True}
+
+    def info(self, invite: str) -> dict[str, Any]:
+        table = self.table_of_invite(invite)
+        if table is None:
+            raise ProtocolError("no table has this invitation", "not-found")
+        return table.table_json()
+
+    def finished_record(self, invite: str) -> str:
+        """A finished game's record (JSON lines): while a game is in play it would tell every hand."""
+        table = self.table_of_invite(invite)
+        if table is None:
+            raise ProtocolError("no table has this invitation", "not-found")
+        if table.game is None or not table.game.is_over:
+            raise ProtocolError("the record is given once the game is over", "not-over")
+        return GameRecord.of(table.game, [s.name for s in table.seats]).to_jsonl()
+
+    async def join(self, invite: str, body: dict[str, Any]) -> dict[str, Any]:
+        table = self.table_of_invite(invite)
+        if table is None:
+            raise ProtocolError("no table has this invitation", "not-found")
+        name = check_name(body.get("name"))
+        async with table.lock:
+            if table.status == "over":
+                raise ProtocolError("this game is over", "game-over")
+            if any(s.name.casefold() == name.casefold() for s in table.seats if not s.open):
+                raise ProtocolError(f"somebody at this table is already called {name!r}", "name-taken")
+            want = body.get("seat")
+            open_seats = [i for i, s in enumerate(table.seats) if s.open]
+            if want is not None:
+                if want not in open_seats:
+                    raise ProtocolError(f"seat {want!r} is not open", "seat-taken")
+                seat = int(want)
+            elif open_seats:
+                seat = open_seats[0]
+            else:
+                raise ProtocolError("no seat is open at this table", "table-full")
+            token = secrets.token_urlsafe(24)
+            s = table.seats[seat]
+            s.name, s.token_hash = name, hash_token(token)
+            s.bot, s.standin, s.away_since = None, table.status == "playing", time.monotonic()
+            s.standin_since = time.monotonic()
+            self.storage.save_seats(table.id, table.rows())
+            self.by_token[s.token_hash] = table.id
+            table.broadcast()
+            table.wake.set()
+        return {"table": table.id, "invite": table.invite, "seat": seat, "token": token, "host": seat == 0}
+
+    # -- connections ---------------------------------------------------------------------------------
+    async def hello(self, conn: Conn, msg: dict[str, Any]) -> None:
+        ref = msg.get("id")
+        if conn.table is not None:
+            conn.send(_error("already-joined", "this connection has already said hello", ref))
+            return
+        proto = msg.get("protocol", PROTOCOL_VERSION)
+        if proto != PROTOCOL_VERSION:
+            conn.send(_error("protocol", f"this server speaks protocol {PROTOCOL_VERSION}, not {proto!r}", ref))
+            return
+        if "token" in msg:
+            found = self.table_of_token(msg["token"])
+            if found is None:
+                conn.send(_error("bad-token", "no seat has this token (it may have been removed)", ref))
+                return
+            table, seat = found
+            async with table.lock:
+                conn.table, conn.seat = table, seat
+                s = table.seats[seat]
+                s.conns.add(conn)
+                s.standin = False
+                conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table": table.id, "seat": seat,
+                           "role": "player", "ref": ref})
+                table.broadcast()
+                table.wake.set()
+            return
+        if "invite" in msg:
+            spectated = self.table_of_invite(msg["invite"])
+            if spectated is None:
+                conn.send(_error("not-found", "no table has this invitation", ref))
+                return
+            async with spectated.lock:
+                conn.table, conn.spectator = spectated, True
+                spectated.spectators.add(conn)
+                conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table": spectated.id, "seat": None,
+                           "role": "spectator", "ref": ref})
+                conn.send(spectated.state_for(conn))
+            return
+        conn.send(_error("bad-hello", "hello needs a seat \"token\", or an \"invite\" to watch", ref))
+
+    async def bye(self, conn: Conn) -> None:
+        table = conn.table
+        conn.close()
+        if table is None:
+            return
+        async with table.lock:
+            table.spectators.discard(conn)
+            if conn.seat is not None and conn.seat < len(table.seats):
+                s = table.seats[conn.seat]
+                if conn in s.conns:
+                    s.conns.discard(conn)
+                    if not s.conns:
+                        s.away_since = time.monotonic()
+                        table.broadcast()
+                        table.wake.set()
+            if table.status == "over" and not table.conns():  # a finished game nobody watches leaves memory
+                self.unload(table)
+
+    def unload(self, table: Table) -> None:
+        """Forget a table (it is loaded again from the database when somebody asks for it)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if self.by_invite.get(table.invite) == table.id:
+            del self.by_invite[table.invite]
+        for s in table.seats:
+            if s.token_hash is not None and self.by_token.get(s.token_hash) == table.id:
+                del self.by_token[s.token_hash]
+        if table.driver is not None:
+            table.driver.cancel()
+
+    async def handle(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """One client message (already checked to be a JSON object with a string "type")."""
+        kind = msg["type"]
+        ref = msg.get("id")
+        if kind == "ping":
+            conn.send({"type": "pong", "ref": ref})
+            return
+        if kind == "hello":
+            await self.hello(conn, msg)
+            return
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            conn.send(_error("unknown-type", f"unknown message type {kind!r}", ref))
+            return
+        table = conn.table
+        if table is None:
+            conn.send(_error("hello-first", "say hello first (with your seat token, or an invite to watch)", ref))
+            return
+        if conn.spectator or conn.seat is None:
+            conn.send(_error("spectator", "a spectator can only watch", ref))
+            return
+        async with table.lock:
+            try:
+                await handler(self, table, conn, msg)
+                if kind in ("start", "add_bot", "remove_seat", "rematch"):
+                    conn.send({"type": "ok", "ref": ref, "request": kind, "version": table.version})
+            except ProtocolError as exc:
+                conn.send(_error(exc.code, exc.message, ref, version=table.version))
+            except IllegalActionError as exc:
+                conn.send(_error("illegal", str(exc), ref, version=table.version))
+
+    # -- message handlers (under the table's lock) ------------------------------------------------------
+    async def on_action(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
+        seat = conn.seat
+        assert seat is not None
+        if table.game is None or table.status == "lobby":
+            raise ProtocolError("the game has not started", "not-started")
+        if table.status == "over":
+            raise ProtocolError("the game is over", "game-over")
+        if "action" not in msg:
+            raise ProtocolError("an action message needs an \"action\"", "bad-action")
+        action = action_from_json(msg["action"], seat)
+        table.check_version(msg.get("version"), action)
+        if seat not in table.game.to_act():
+            raise ProtocolError("it is not your turn", "not-your-turn")
+        await table.apply(action)
+        conn.send({"type": "accepted", "ref": msg.get("id"), "action": str(action), "version": table.version})
+
+    async def on_hint(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
+        if table.game is None:
+            raise ProtocolError("the game has not started", "not-started")
+        seat_view = view(table.game, conn.seat)
+        if not seat_view.legal:
+            raise ProtocolError("you have nothing to do now", "not-your-turn")
+        try:
+            coach = importlib.import_module("shanghai.bots.coach")
+        except ImportError as exc:
+            raise ProtocolError("hints are not available on this server", "no-hint") from exc
+        advice = await asyncio.to_thread(coach.advise, seat_view, seed=0)
+        conn.send({"type": "hint", "ref": msg.get("id"), "version": table.version,
+                   **action_to_json(advice.action), "reason": str(advice.reason)})
+
+    async def on_start(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
+        _host_only(conn)
+        if table.status != "lobby":
+            raise ProtocolError("the game has already started", "started")
+        n = len(table.seats)
+        if not table.rules.min_players <= n <= table.rules.max_players:
+            raise ProtocolError(f"{table.rules.name} is played by {table.rules.min_players} to "
+                                f"{table.rules.max_players} players, not {n}", "bad-seats")
+        level = default_level()
+        for i, s in enumerate(table.seats):  # computer players fill the empty seats
+            if s.open:
+                s.kind, s.level, s.name = BOT, level, _bot_name(level, i)
+        game = Game.new(table.rules, n, table.seed)
+        self.storage.save_seats(table.id, table.rows(), status="playing")
+        table.game, table.status = game, "playing"
+        table.changed_at = time.monotonic()
+        table._note_window()
+        table.broadcast()
+        table.start_driver()
+        table.wake.set()
+
+    async def on_add_bot(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
+        _host_only(conn)
+        level = check_level(msg.get("level", default_level()))
+        want = msg.get("seat")
+        if want is not None:
+            if not isinstance(want, int) or isinstance(want, bool) or not 0 <= want < len(table.seats) \
+                    or not table.seats[want].open:
+                raise ProtocolError(f"seat {want!r} is not open", "seat-taken")
+            seat = want
+        elif table.status == "lobby":
+            if len(table.seats) >= table.rules.max_players:
+                raise ProtocolError(f"the table is full ({table.rules.max_players} players at most)", "table-full")
+            table.seats.append(Seat(BOT, "", level))
+            seat = len(table.seats) - 1
+        else:
+            raise ProtocolError("during a game a computer player can only take an open seat", "started")
+        s = table.seats[seat]
+        s.kind, s.level, s.name, s.bot, s.standin = BOT, level, _bot_name(level, seat), None, False
+        self.storage.save_seats(table.id, table.rows())
+        table.broadcast()
+        table.wake.set()
+
+    async def on_rematch(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
+        """A new table with the same rules, timings and seats once the game is over: every person's seat
+        token now leads there, and every connection of the old table moves to the new one."""
+        _host_only(conn)
+        if table.status != "over":
+            raise ProtocolError("a rematch can be asked for once the game is over", "not-over")
+        seats = [Seat(s.kind, s.name, s.level, s.token_hash) for s in table.seats]
+        game_id, invite = secrets.token_urlsafe(9), secrets.token_urlsafe(18)
+        new = Table(self, game_id, invite, "lobby", table.rules_spec, table.rules, secrets.randbits(31),
+                    table.settings, seats)
+        old_rows = [SeatRow(i, s.kind, s.level, s.name, None) for i, s in enumerate(table.seats)]
+        self.storage.create_game(game_id, invite, new.rules_spec, new.seed, new.settings.to_json(), new.rows(),
+                                 moved_from=(table.id, old_rows))
+        self.tables[game_id] = new
+        self.by_invite[invite] = game_id
+        for i, s in enumerate(table.seats):
+            if s.token_hash is not None:
+                self.by_token[s.token_hash] = game_id
+            s.token_hash = None
+            for c in list(s.conns):
+                c.table = new
+                new.seats[i].conns.add(c)
+            s.conns.clear()
+        for c in list(table.spectators):
+            c.table = new
+            new.spectators.add(c)
+        table.spectators.clear()
+        for c in new.conns():
+            c.send({"type": "rematch", "table": game_id, "invite": invite, "seat": None if c.spectator else c.seat})
+        new.broadcast()
+
+    async def on_remove(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
+        _host_only(conn)
+        seat = msg.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
+            raise ProtocolError(f"no seat {seat!r}", "bad-seat")
+        if seat == 0:
+            raise ProtocolError("the host cannot remove their own seat", "bad-seat")
+        s = table.seats[seat]
+        if s.kind == HUMAN and s.connected:
+            raise ProtocolError("only an absent player can be removed", "present")
+        if s.kind == HUMAN and not s.open:  # the person leaves; the seat opens for someone else
+            if s.token_hash is not None:
+                self.by_token.pop(s.token_hash, None)
+            s.token_hash, s.name, s.bot = None, f"Seat {seat + 1}", None
+            s.standin, s.standin_since = table.status == "playing", time.monotonic()
+        elif table.status == "lobby":  # a computer player or an open seat goes away
+            if len(table.seats) <= 1:
+                raise ProtocolError("the table needs a seat", "bad-seat")
+            del table.seats[seat]
+            for i, other in enumerate(table.seats):
+                for c in other.conns:
+                    c.seat = i
+        else:
+            raise ProtocolError("the number of players cannot change during a game", "started")
+        self.storage.save_seats(table.id, table.rows())
+        table.broadcast()
+        table.wake.set()
+
+
+def _host_only(conn: Conn) -> None:
+    if conn.seat != 0:
+        raise ProtocolError("only the host (seat 0) can do that", "not-host")
+
+
+def _bot_name(level: str, seat: int) -> str:
+    return f"Computer {seat + 1} ({level})"
+
+
+_HANDLERS = {
+    "action": Manager.on_action,
+    "hint": Manager.on_hint,
+    "start": Manager.on_start,
+    "add_bot": Manager.on_add_bot,
+    "remove_seat": Manager.on_remove,
+    "rematch": Manager.on_rematch,
+}

@@ -1,0 +1,742 @@
+"""The multiplayer server, for real: a uvicorn process on a loopback port, WebSocket clients, SQLite.
+
+Each test starts its own server (``python -m shanghai.cli serve``) on a free port with a database
+file in ``tmp_path`` and stops it itself (or kills it with SIGKILL, and starts it again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+websockets = pytest.importorskip("websockets")
+from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+
+from shanghai.cards import card_text  # noqa: E402
+from shanghai.engine.game import Game  # noqa: E402
+from shanghai.engine.record import GameRecord  # noqa: E402
+from shanghai.engine.view import view  # noqa: E402
+from shanghai.server.protocol import view_to_json  # noqa: E402
+from shanghai.server.storage import Storage  # noqa: E402
+
+Json = dict[str, Any]
+
+STATE_KEYS = {"type", "protocol", "version", "you", "host", "table", "game", "legal", "deadline"}
+VIEW_KEYS = {"seat", "players", "rules_name", "round_number", "rounds", "contract", "dealer", "phase", "turn",
+             "to_act", "hand", "hand_counts", "down", "buys_used", "buy_limit", "table", "discard_top",
+             "discard_live", "discard_size", "stock_size", "pending_wild", "buy_window", "buy_claimant",
+             "shanghai_card", "cut", "totals", "round_results", "history"}
+SEAT_KEYS = {"seat", "kind", "level", "name", "open", "connected", "standin"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A real ``shanghai serve`` process."""
+
+    def __init__(self, tmp_path: Path, *, bot_pause: float = 0.0, buy_seconds: float = 30.0,
+                 standin_seconds: float = 30.0, db_url: str | None = None, static: Path | None = None) -> None:
+        self.tmp_path = tmp_path
+        self.db_url = db_url or f"sqlite:///{tmp_path / 'server.sqlite3'}"
+        self.args = ["--bot-pause", str(bot_pause), "--buy-seconds", str(buy_seconds),
+                     "--standin-seconds", str(standin_seconds)] + (["--static", str(static)] if static else [])
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.port = 0
+        self.starts = 0
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> None:
+        self.port = _free_port()
+        self.starts += 1
+        log = open(self.tmp_path / f"server-{self.starts}.log", "wb")  # noqa: SIM115
+        env = dict(os.environ, SHANGHAI_DATA_DIR=str(self.tmp_path / "data"), PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "shanghai.cli", "serve", "--port", str(self.port), "--db", self.db_url,
+             "--log-level", "warning", *self.args], stdout=log, stderr=subprocess.STDOUT, env=env)
+        log.close()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server exited: {self.log()}")
+            try:
+                self.http("GET", "/api")
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError(f"the server did not start: {self.log()}")
+
+    def log(self) -> str:
+        return "".join((self.tmp_path / f"server-{i}.log").read_text(errors="replace")
+                       for i in range(1, self.starts + 1))
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
+    def http(self, method: str, path: str, body: object = None, raw: bytes | None = None) -> tuple[int, Json]:
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                return resp.status, json.loads(resp.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+    def create(self, **body: Any) -> Json:
+        status, out = self.http("POST", "/api/tables", {"name": "Ann", **body})
+        assert status == 200, out
+        return out
+
+    def join(self, invite: str, name: str) -> Json:
+        status, out = self.http("POST", f"/api/invite/{invite}/join", {"name": name})
+        assert status == 200, out
+        return out
+
+    def record_game(self, table: str) -> tuple[Any, Game]:
+        storage = Storage(self.db_url)
+        try:
+            row = storage.load(table)
+            assert row is not None
+            record = row.record()
+        finally:
+            storage.close()
+        return record, record.replay()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    made: list[Server] = []
+
+    def make(**kwargs: Any) -> Server:
+        s = Server(tmp_path, **kwargs)
+        made.append(s)
+        s.start()
+        return s
+
+    yield make
+    for s in made:
+        s.stop()
+
+
+def _postgres_bin(name: str) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    for folder in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
+        if (folder / name).exists():
+            return str(folder / name)
+    return None
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    """A throwaway PostgreSQL server (initdb + pg_ctl in a temporary folder) for the storage tests."""
+    initdb, pg_ctl = _postgres_bin("initdb"), _postgres_bin("pg_ctl")
+    if initdb is None or pg_ctl is None:
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
+    pytest.importorskip("psycopg")
+    folder = Path(tempfile.mkdtemp(prefix="shanghai-pg-"))
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        prefix = ["runuser", "-u", "postgres", "--"]
+        shutil.chown(folder, "postgres")
+    data = folder / "data"
+    port = _free_port()
+    try:
+        subprocess.run([*prefix, initdb, "-D", str(data), "-U", "shanghai", "--auth=trust", "-E", "UTF8"],
+                       check=True, capture_output=True, timeout=120)
+        subprocess.run([*prefix, pg_ctl, "-D", str(data), "-l", str(folder / "log"), "-w", "-t", "60", "-o",
+                        f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=on", "start"],
+                       check=True, capture_output=True, timeout=90)
+        yield f"postgresql+psycopg://shanghai@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True,
+                       timeout=60)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    return str(request.getfixturevalue("postgres_url"))
+
+
+class Client:
+    """A WebSocket client that keeps every message it receives."""
+
+    def __init__(self, ws: ClientConnection, name: str) -> None:
+        self.ws = ws
+        self.name = name
+        self.messages: list[Json] = []
+        self.arrived = asyncio.Event()
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+        self.seat: int | None = None
+        self.closed_code: int | None = None
+
+    @classmethod
+    async def open(cls, server: Server, name: str, hello: Json | None = None) -> Client:
+        ws = await connect(server.ws_url, max_size=2**22)
+        client = cls(ws, name)
+        if hello is not None:
+            await client.send({"type": "hello", "protocol": 1, **hello})
+            welcome = await client.wait(lambda m: m["type"] in ("welcome", "error"))
+            assert welcome["type"] == "welcome", welcome
+            client.seat = welcome["seat"]
+            if welcome["role"] == "player":
+                await client.wait(lambda m: m["type"] == "state")
+        return client
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                self.messages.append(json.loads(raw))
+                self.arrived.set()
+        except websockets.ConnectionClosed as exc:
+            self.closed_code = exc.rcvd.code if exc.rcvd else None
+        finally:
+            if self.closed_code is None and self.ws.close_code is not None:
+                self.closed_code = self.ws.close_code
+            self.arrived.set()
+
+    async def send(self, msg: Json | str) -> None:
+        await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    async def wait(self, pred: Callable[[Json], bool], timeout: float = 15.0, start: int = 0) -> Json:
+        deadline = time.monotonic() + timeout
+        seen = start
+        while True:
+            while seen < len(self.messages):
+                m = self.messages[seen]
+                seen += 1
+                if pred(m):
+                    return m
+            left = deadline - time.monotonic()
+            if left <= 0 or self.reader.done():
+                raise AssertionError(f"{self.name}: no such message; last: {self.messages[-3:]}")
+            self.arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.arrived.wait(), left)
+
+    async def request(self, msg: Json, timeout: float = 10.0) -> Json:
+        """Send ``msg`` with an id; the answer to it (``ref`` = the id, or an error without one)."""
+        ref = f"r{random.randrange(10**9)}"
+        start = len(self.messages)
+        await self.send({**msg, "id": ref})
+        return await self.wait(lambda m: m.get("ref") == ref or (m["type"] == "error" and "ref" not in m),
+                               timeout, start)
+
+    def state(self) -> Json:
+        return next(m for m in reversed(self.messages) if m["type"] == "state")
+
+    def states(self) -> list[Json]:
+        return [m for m in self.messages if m["type"] == "state"]
+
+    async def close(self) -> None:
+        await self.ws.close()
+        with contextlib.suppress(Exception):
+            await self.reader
+
+
+def choose(state: Json, rng: random.Random) -> Json | None:
+    """A plain strategy over the legal actions the server listed: go down, lay off, keep pairs."""
+    legal = state["legal"]
+    if not legal:
+        return None
+    game = state["game"]
+    by_verb: dict[str, list[Json]] = {}
+    for item in legal:
+        by_verb.setdefault(item["action"]["verb"], []).append(item)
+    for verb in ("down", "layoff"):
+        if verb in by_verb:
+            return by_verb[verb][0]
+    if "cut" in by_verb:
+        return rng.choice(by_verb["cut"])
+    ranks = Counter(c[:-1] for c in game["hand"] if c != "JK")
+    top = game["discard_top"]
+    wants_top = top is not None and (top == "JK" or ranks[top[:-1]] >= 1)
+    if "buy" in by_verb or ("pass" in by_verb and "draw" not in by_verb and "discard" not in by_verb):
+        if "buy" in by_verb and wants_top and rng.random() < 0.5:
+            return by_verb["buy"][0]
+        return by_verb["pass"][0]
+    if "draw" in by_verb:
+        return by_verb["take"][0] if "take" in by_verb and wants_top else by_verb["draw"][0]
+    discards = [d for d in by_verb.get("discard", []) if not d["action"].get("shanghai")]
+    if discards:
+        def keep(d: Json) -> tuple[int, float]:
+            card = d["action"]["card"]
+            return (9 if card == "JK" else ranks[card[:-1]], rng.random())
+        return min(discards, key=keep)
+    return legal[0]
+
+
+async def play_until(clients: list[Client], done: Callable[[], bool], rng: random.Random,
+                     timeout: float = 60.0, tolerated: tuple[str, ...] = ("stale",)) -> int:
+    """Each client acts on its latest state when its seat may act, until ``done()``; the number sent."""
+    acted: dict[int, int] = {}
+    first = {id(c): len(c.messages) for c in clients}
+    sent = 0
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        for c in clients:
+            assert c.seat is not None
+            errors = [m for m in c.messages[first[id(c)]:] if m["type"] == "error"]
+            if any(m.get("code") not in tolerated for m in errors):
+                raise AssertionError(f"{c.name}: {errors}")
+            if c.messages and c.messages[-1]["type"] == "error":
+                acted.pop(c.seat, None)  # a stale (or late) answer: act again on the latest state
+            st = c.state()
+            if st["game"] is None or c.seat not in st["game"]["to_act"] or acted.get(c.seat) == st["version"]:
+                continue
+            pick = choose(st, rng)
+            if pick is None:
+                continue
+            acted[c.seat] = st["version"]
+            as_text = rng.random() < 0.5
+            await c.send({"type": "action", "version": st["version"],
+                          "action": pick["text"] if as_text else pick["action"]})
+            sent += 1
+        await asyncio.sleep(0.005)
+    return sent
+
+
+def hands_by_version(game_record: Any) -> list[list[list[str]]]:
+    """The true hands after each number of actions, from the record in the database."""
+    first = Game.new(game_record.rules, len(game_record.players), game_record.seed)
+    out = [[sorted(card_text(c) for c in h) for h in first.hands]]
+
+    def each(game: Game, _i: int, _a: object) -> None:
+        out.append([sorted(card_text(c) for c in h) for h in game.hands])
+
+    game_record.replay(each=each)
+    return out
+
+
+def action_cards(action: Json) -> list[str]:
+    if action["verb"] == "down":
+        return [c for m in action["melds"] for c in m["cards"]]
+    return [action["card"]] if "card" in action else []
+
+
+def assert_private(msg: Json, seat: int | None, hands: list[list[list[str]]], tokens: list[str]) -> None:
+    """A state message holds public fields, and the hand and legal actions of its own seat only."""
+    text = json.dumps(msg)
+    for token in tokens:
+        assert token not in text, "a seat token was sent to a client"
+    assert set(msg) == STATE_KEYS, set(msg) ^ STATE_KEYS
+    for s in msg["table"]["seats"]:
+        assert set(s) == SEAT_KEYS
+    game = msg["game"]
+    if game is None:
+        return
+    assert set(game) == VIEW_KEYS, set(game) ^ VIEW_KEYS
+    assert "stock" not in game and "hands" not in game
+    over = game["phase"] == "game-over"
+    if seat is None or over:
+        assert game["hand"] == [] and msg["legal"] == []
+    else:
+        true_hands = hands[msg["version"]]
+        assert sorted(game["hand"]) == true_hands[seat], (msg["version"], seat)
+        own = Counter(game["hand"])
+        if game["pending_wild"]:
+            own[game["pending_wild"]] += 1
+        for item in msg["legal"]:
+            assert not Counter(action_cards(item["action"])) - own, item
+        for other, hand in enumerate(true_hands):
+            if other != seat and hand:
+                # what this seat was shown in private is its own hand, never another's
+                assert not Counter(game["hand"]) - Counter(true_hands[seat])
+    assert len(game["round_results"]) == game["round_number"] - 1 or over
+    assert game["hand_counts"] == [len(h) for h in hands[msg["version"]]] or over
+
+
+# -- the tests ---------------------------------------------------------------------------------------
+
+def test_four_people_play_a_whole_round_and_see_only_their_own_hands(server: Callable[..., Server]) -> None:
+    srv = server(buy_seconds=20.0)
+    created = srv.create(name="Ann", rules="isra", seats=["human"] * 4, seed=11)
+    tokens = [created["token"]] + [srv.join(created["invite"], n)["token"] for n in ("Bob", "Cy", "Di")]
+
+    async def go() -> tuple[list[Client], Client]:
+        clients = [await Client.open(srv, f"seat {i}", {"token": t}) for i, t in enumerate(tokens)]
+        watcher = await Client.open(srv, "watcher", {"invite": created["invite"]})
+        assert [c.seat for c in clients] == [0, 1, 2, 3]
+        assert (await clients[0].request({"type": "start"}))["type"] != "error"
+        await clients[1].wait(lambda m: m["type"] == "state" and m["game"] is not None)
+
+        def round_over() -> bool:
+            return bool(clients[0].state()["game"] and clients[0].state()["game"]["round_results"])
+
+        sent = await play_until(clients, round_over, random.Random(5), timeout=90)
+        assert sent > 20
+        await asyncio.sleep(0.2)
+        for c in [*clients, watcher]:
+            await c.close()
+        return clients, watcher
+
+    clients, watcher = asyncio.run(go())
+    record, game = srv.record_game(created["table"])
+    assert len(game.round_results) >= 1 and record.players == ["Ann", "Bob", "Cy", "Di"]
+    hands = hands_by_version(record)
+    checked = 0
+    for c in clients:
+        for msg in c.states():
+            assert_private(msg, c.seat, hands, tokens)
+            checked += 1
+        # every accepted action of this seat is in the record, in the order accepted
+        accepted = [m["action"] for m in c.messages if m["type"] == "accepted"]
+        mine = [a for a in record.actions if a.split()[0] == str(c.seat)]
+        assert accepted == mine[:len(accepted)]
+    watched = watcher.states()
+    assert watched and all(m["you"] is None for m in watched)
+    for msg in watched:
+        assert_private(msg, None, hands, tokens)
+    assert checked > 100
+    # the round's result: every seat was told the same points
+    results = [c.state()["game"]["round_results"][0]["points"] for c in clients]
+    assert results.count(results[0]) == 4 and results[0] == list(game.round_results[0].points)
+
+
+def test_bad_messages_are_refused_to_their_sender_and_change_nothing(server: Callable[..., Server]) -> None:
+    srv = server()
+    created = srv.create(name="Ann", rules="isra", seats=["human"] * 4, seed=3)
+    tokens = [created["token"]] + [srv.join(created["invite"], n)["token"] for n in ("Bob", "Cy", "Di")]
+
+    async def go() -> None:
+        clients = [await Client.open(srv, f"seat {i}", {"token": t}) for i, t in enumerate(tokens)]
+        # before the game: an action, and lobby commands from somebody who is not the host
+        assert (await clients[1].request({"type": "action", "version": 0, "action": "draw"}))["code"] == "not-started"
+        assert (await clients[1].request({"type": "start"}))["code"] == "not-host"
+        await clients[0].request({"type": "start"})
+        for c in clients:
+            await c.wait(lambda m: m["type"] == "state" and m["game"] is not None)
+        st = clients[0].state()
+        cutter = st["game"]["to_act"][0]
+        other = (cutter + 1) % 4
+        cut, them = clients[cutter], clients[other]
+        v = st["version"]
+        assert v == 0 and st["game"]["phase"] == "cut"
+        before = [len(c.messages) for c in clients]
+
+        async def refused(client: Client, payload: Json | str, code: str) -> None:
+            if isinstance(payload, str):
+                start = len(client.messages)
+                await client.send(payload)
+                answer = await client.wait(lambda m: m["type"] == "error", start=start)
+            else:
+                answer = await client.request(payload)
+            assert answer["type"] == "error" and answer["code"] == code, (payload, answer)
+
+        await refused(cut, "{not json", "bad-json")
+        await refused(cut, json.dumps([1, 2]), "bad-message")
+        await refused(cut, {"type": "teleport"}, "unknown-type")
+        await refused(cut, json.dumps({"type": "ping", "pad": "x" * 20_000}), "too-large")
+        await refused(cut, {"type": "action", "version": v, "action": "discard 7H"}, "illegal")
+        await refused(cut, {"type": "action", "version": v, "action": {"verb": "fly"}}, "bad-action")
+        await refused(cut, {"type": "action", "version": v, "action": "cut banana"}, "bad-action")
+        await refused(cut, {"type": "action", "action": "cut 40"}, "no-version")
+        await refused(cut, {"type": "action", "version": v + 5, "action": "cut 40"}, "stale")
+        await refused(cut, {"type": "action", "version": v, "action": f"{other} cut 40"}, "not-your-seat")
+        await refused(them, {"type": "action", "version": v, "action": "cut 40"}, "not-your-turn")
+        await refused(cut, {"type": "hello", "token": tokens[0]}, "already-joined")
+        await refused(them, {"type": "remove_seat", "seat": 2}, "not-host")
+        await asyncio.sleep(0.3)
+        # nobody else heard of any of it, and the game did not move
+        for i, c in enumerate(clients):
+            if c not in (cut, them):
+                assert len(c.messages) == before[i], c.messages[before[i]:]
+            assert all(m["type"] == "error" for m in c.messages[before[i]:])
+        # a good action after all that is accepted and everybody hears of it
+        ok = await cut.request({"type": "action", "version": v, "action": {"verb": "cut", "target": 40}})
+        assert ok["type"] == "accepted" and ok["version"] == 1
+        for c in clients:
+            await c.wait(lambda m: m["type"] == "state" and m["version"] == 1)
+        # the same message again is stale now: a double click does nothing
+        assert (await cut.request({"type": "action", "version": v, "action": "cut 40"}))["code"] == "stale"
+        st = clients[0].state()
+        turn = st["game"]["turn"]
+        assert (await clients[turn].request({"type": "action", "version": 0, "action": "draw"}))["code"] == "stale"
+        # a spectator can only watch
+        watcher = await Client.open(srv, "watcher", {"invite": created["invite"]})
+        assert (await watcher.request({"type": "action", "version": 1, "action": "0 draw"}))["code"] == "spectator"
+        assert watcher.state()["game"]["hand"] == [] and watcher.state()["legal"] == []
+        # the coach's hint is one of the seat's legal actions (when the coach is installed)
+        hint = await clients[turn].request({"type": "hint"}, timeout=30)
+        if hint["type"] == "hint":
+            assert hint["text"] in {a["text"] for a in clients[turn].state()["legal"]} and hint["reason"]
+        else:
+            assert hint["code"] == "no-hint", hint
+        assert (await clients[(turn + 1) % 4].request({"type": "hint"}))["code"] == "not-your-turn"
+        # a flood of messages is refused over the rate, and the connection stays usable
+        for _ in range(80):
+            await them.send({"type": "ping"})
+        await them.wait(lambda m: m.get("code") == "rate-limited")
+        await asyncio.sleep(1.5)
+        assert (await them.request({"type": "ping"}))["type"] == "pong"
+        # a connection must say hello first, in a protocol the server speaks, with a real token
+        stranger = await Client.open(srv, "stranger", None)
+        for payload, code in (({"type": "action", "version": 1, "action": "draw"}, "hello-first"),
+                              ({"type": "hello", "protocol": 99, "token": tokens[0]}, "protocol"),
+                              ({"type": "hello", "token": "x" * 32}, "bad-token"),
+                              ({"type": "hello", "invite": "nope"}, "not-found"),
+                              ({"type": "hello"}, "bad-hello")):
+            assert (await stranger.request(payload))["code"] == code, payload
+        await stranger.close()
+        # a frame beyond the WebSocket limit closes only that connection
+        big = await Client.open(srv, "big", {"token": tokens[other]})
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await big.send("x" * 100_000)
+        await asyncio.wait_for(big.reader, 10)
+        assert (await clients[0].request({"type": "ping"}))["type"] == "pong"
+        for c in [*clients, watcher]:
+            await c.close()
+
+    asyncio.run(go())
+    record, game = srv.record_game(created["table"])
+    assert record.actions == [f"{game.actions[0].seat} cut 40"]
+    # names are checked
+    for bad in ("", "x" * 25, "<b>Bob</b>", "Ann\x00", 7):
+        status, out = srv.http("POST", f"/api/invite/{created['invite']}/join", {"name": bad})
+        assert status == 400 and out["error"] == "bad-name", (bad, out)
+    status, out = srv.http("POST", f"/api/invite/{created['invite']}/join", {"name": "Eve"})
+    assert status == 409 and out["error"] == "table-full"
+    status, out = srv.http("POST", "/api/invite/nope/join", {"name": "Eve"})
+    assert status == 404
+    status, out = srv.http("GET", f"/api/invite/{created['invite']}/record")
+    assert status == 409 and out["error"] == "not-over"
+    status, out = srv.http("POST", "/api/tables", raw=b'{"name": "' + b"x" * 20_000 + b'"}')
+    assert status == 413 and out["error"] == "too-large"
+    status, out = srv.http("POST", "/api/tables", raw=b"{oops")
+    assert status == 400 and out["error"] == "bad-json"
+    status, out = srv.http("POST", "/api/tables", {"name": "Ann", "rules": "poker"})
+    assert status == 400 and out["error"] == "bad-rules"
+
+
+def test_a_killed_server_resumes_every_game_exactly(server: Callable[..., Server], db_url: str) -> None:
+    srv = server(bot_pause=0.01, buy_seconds=0.05, standin_seconds=0.0, db_url=db_url)
+    created = srv.create(name="Ann", rules="isra", seats=["human", "greedy", "random", "greedy"], seed=21)
+    token = created["token"]
+
+    async def phase_one() -> tuple[int, Json]:
+        ann = await Client.open(srv, "Ann", {"token": token})
+        await ann.request({"type": "start"})
+        await ann.close()  # Ann goes away: a computer player stands in at once (standin_seconds 0)
+        watcher = await Client.open(srv, "watcher", {"invite": created["invite"]})
+        await watcher.wait(lambda m: m["type"] == "state" and m["version"] >= 25, timeout=30)
+        srv.kill()  # mid-round, while the computer players are playing
+        await asyncio.wait_for(watcher.reader, 10)
+        last = watcher.state()
+        return last["version"], last
+
+    last_version, last_seen = asyncio.run(phase_one())
+    record, game = srv.record_game(created["table"])
+    # nothing anybody was told is missing from the database
+    assert len(record.actions) >= last_version
+    # and what the watcher saw last is exactly the committed game at that version
+    told = GameRecord(record.rules, record.seed, record.players, record.actions[:last_version]).replay()
+    assert last_seen["game"] == view_to_json(view(told, None))
+
+    srv.args = ["--bot-pause", "0", "--buy-seconds", "30", "--standin-seconds", "30"]
+    srv.start()
+
+    async def phase_two() -> None:
+        ann = await Client.open(srv, "Ann", {"token": token})
+        st = ann.state()
+        assert st["you"] == 0 and st["table"]["status"] == "playing"
+        # the game goes on from exactly the state that was committed (computer players may have played
+        # on until it was Ann's turn)
+        _, resumed = srv.record_game(created["table"])
+        assert resumed.actions[:len(record.actions)] == game.actions
+        await ann.wait(lambda m: m["type"] == "state" and 0 in m["game"]["to_act"], timeout=20)
+        await asyncio.sleep(0.3)
+        st = ann.state()
+        record2, game2 = srv.record_game(created["table"])
+        assert st["version"] == len(record2.actions)
+        assert sorted(st["game"]["hand"]) == sorted(card_text(c) for c in game2.hands[0])
+        pick = choose(st, random.Random(1))
+        assert pick is not None
+        ok = await ann.request({"type": "action", "version": st["version"], "action": pick["text"]})
+        assert ok["type"] == "accepted", ok
+        await ann.close()
+
+    asyncio.run(phase_two())
+    srv.stop()
+    # a clean stop and a third start: the same game, one action further
+    srv.start()
+    _, game3 = srv.record_game(created["table"])
+    assert len(game3.actions) > len(game.actions)
+
+
+def test_computer_players_fill_seats_and_stand_in_for_an_absent_person(server: Callable[..., Server]) -> None:
+    srv = server(bot_pause=0.0, buy_seconds=1.0, standin_seconds=0.4)
+    late = ("stale", "not-your-turn")  # an answer that reaches the server after its buy window closed
+    created = srv.create(name="Ann", rules="may-i", seats=["human", "human", "human", "human"], seed=8)
+    bob = srv.join(created["invite"], "Bob")
+    assert bob["seat"] == 1
+
+    async def go() -> None:
+        ann = await Client.open(srv, "Ann", {"token": created["token"]})
+        b = await Client.open(srv, "Bob", {"token": bob["token"]})
+        # the host changes the lobby: a computer player in seat 2, seat 3 removed, then added back
+        assert (await ann.request({"type": "add_bot", "level": "random", "seat": 2}))["type"] == "ok"
+        assert (await ann.request({"type": "remove_seat", "seat": 3}))["type"] == "ok"
+        assert len(ann.state()["table"]["seats"]) == 3
+        assert (await ann.request({"type": "add_bot", "level": "nobody"}))["code"] == "bad-level"
+        assert (await ann.request({"type": "remove_seat", "seat": 1}))["code"] == "present"
+        await ann.request({"type": "add_bot", "level": "greedy"})
+        await ann.request({"type": "add_bot", "level": "greedy"})
+        assert [s["kind"] for s in ann.state()["table"]["seats"]] == ["human", "human", "bot", "bot", "bot"]
+        assert (await ann.request({"type": "remove_seat", "seat": 4}))["type"] == "ok"
+        await ann.request({"type": "start"})
+        st = await b.wait(lambda m: m["type"] == "state" and m["game"] is not None)
+        assert [s["kind"] for s in st["table"]["seats"]] == ["human", "human", "bot", "bot"]
+        # Bob's connection drops; when his turn has waited standin_seconds a computer player plays it
+        await b.close()
+        def bob_played() -> bool:
+            g = ann.state()["game"]
+            return any(a.startswith("1 ") and a.split()[1] in ("draw", "take") for a in g["history"])
+
+        await play_until([ann], lambda: bob_played(), random.Random(2), timeout=30, tolerated=late)
+        assert any(m["table"]["seats"][1]["standin"] for m in ann.states())
+        # Bob comes back on another device with his token: the seat is his again
+        b2 = await Client.open(srv, "Bob again", {"token": bob["token"]})
+        st = b2.state()
+        assert st["you"] == 1 and not st["table"]["seats"][1]["standin"] and st["game"]["hand"]
+        # and the game now waits for him at his turn (Ann plays hers)
+        await play_until([ann], lambda: 1 in b2.state()["game"]["to_act"]
+                         and b2.state()["game"]["phase"] in ("draw", "play"), random.Random(3), timeout=30,
+                         tolerated=late)
+        waiting = b2.state()["version"]
+        await asyncio.sleep(1.0)
+        assert b2.state()["version"] == waiting  # nobody played for him
+        pick = choose(b2.state(), random.Random(4))
+        assert pick is not None
+        assert (await b2.request({"type": "action", "version": waiting, "action": pick["action"]}))["type"] == \
+            "accepted"
+        # the host may remove an absent player: the seat opens and a computer player plays it
+        await b2.close()
+        assert (await ann.request({"type": "remove_seat", "seat": 1}))["type"] == "ok"
+        assert ann.state()["table"]["seats"][1]["open"]
+        gone = await Client.open(srv, "Bob's old token", None)
+        await gone.send({"type": "hello", "token": bob["token"]})
+        assert (await gone.wait(lambda m: m["type"] == "error"))["code"] == "bad-token"
+        for c in (ann, gone):
+            await c.close()
+
+    asyncio.run(go())
+
+
+def test_api_describes_presets_and_levels(server: Callable[..., Server], tmp_path: Path) -> None:
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "index.html").write_text("<!doctype html><title>Shanghai</title>")
+    (static / "app.js").write_text("console.log('hi')")
+    srv = server(static=static)
+    status, info = srv.http("GET", "/api")
+    assert status == 200 and info["protocol"] == 1
+    assert {"isra", "may-i"} <= {p["name"] for p in info["presets"]}
+    assert {"random", "greedy"} <= set(info["levels"])
+    created = srv.create(name="Ann", rules={"preset": "may-i", "options": ["no-split"],
+                                            "changes": {"buy_penalty": 2}},
+                         seats=["human", "greedy", "greedy"], settings={"buy_seconds": 5})
+    status, table = srv.http("GET", f"/api/invite/{created['invite']}")
+    assert status == 200 and table["rules"]["changes"] == {"buy_penalty": 2}
+    assert table["settings"]["buy_seconds"] == 5 and len(table["seats"]) == 3
+    status, out = srv.http("POST", "/api/tables", {"name": "Ann", "settings": {"buy_seconds": -1}})
+    assert status == 400 and out["error"] == "bad-settings"
+    # the browser front end's files are served beside the API, and the invite link opens its page
+    for path in ("/", "/app.js", f"/join/{created['invite']}"):
+        with urllib.request.urlopen(srv.base + path, timeout=10) as resp:
+            assert resp.status == 200 and resp.read()
+
+
+def test_a_game_played_to_the_end_by_stand_ins_keeps_its_record(server: Callable[..., Server]) -> None:
+    srv = server(bot_pause=0.0, buy_seconds=0.0, standin_seconds=0.0)
+    created = srv.create(name="Ann", rules="isra-junior", seats=["human", "greedy", "human", "random"], seed=4)
+
+    async def go() -> Json:
+        ann = await Client.open(srv, "Ann", {"token": created["token"]})
+        await ann.request({"type": "start"})
+        await ann.close()  # nobody at the table: computer players play the whole game
+        watcher = await Client.open(srv, "watcher", {"invite": created["invite"]})
+        await watcher.wait(lambda m: m["type"] == "state" and m["table"]["status"] == "over", timeout=60)
+        await watcher.close()
+        back = await Client.open(srv, "Ann", {"token": created["token"]})
+        st = back.state()
+        # a rematch: a new table with the same rules and seats; Ann's token and connection move there
+        assert (await back.request({"type": "rematch"}))["type"] == "ok"
+        moved = await back.wait(lambda m: m["type"] == "rematch")
+        assert moved["table"] != created["table"] and moved["seat"] == 0
+        lobby = await back.wait(lambda m: m["type"] == "state" and m["table"]["id"] == moved["table"])
+        assert lobby["game"] is None and lobby["table"]["status"] == "lobby"
+        assert [s["name"] for s in lobby["table"]["seats"]] == [s["name"] for s in st["table"]["seats"]]
+        await back.close()
+        again = await Client.open(srv, "Ann", {"token": created["token"]})
+        assert again.state()["table"]["id"] == moved["table"]
+        await again.request({"type": "start"})
+        await again.wait(lambda m: m["type"] == "state" and m["game"] is not None)
+        await again.close()
+        return st
+
+    st = asyncio.run(go())
+    assert st["game"]["phase"] == "game-over" and st["game"]["hand"] == [] and st["legal"] == []
+    # the open seat was filled with a computer player of the default level when the game started
+    default = srv.http("GET", "/api")[1]["default_level"]
+    assert [(s["kind"], s["level"]) for s in st["table"]["seats"]] == [
+        ("human", None), ("bot", "greedy"), ("bot", default), ("bot", "random")]
+    status, out = srv.http("GET", f"/api/invite/{created['invite']}")
+    assert status == 200 and out["status"] == "over"
+    req = urllib.request.Request(f"{srv.base}/api/invite/{created['invite']}/record")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            text = resp.read().decode()
+    except urllib.error.HTTPError as exc:
+        raise AssertionError(exc.read()) from exc
+    record = GameRecord.from_jsonl(text)
+    game = record.replay()
+    assert game.is_over and list(game.totals) == st["game"]["totals"] == record.end_totals
+    assert record.players[0] == "Ann"

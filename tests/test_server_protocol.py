@@ -1,0 +1,134 @@
+"""The server's protocol pieces without a server: actions, names, views, settings, rate limits, storage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from shanghai.engine import Game, parse_action
+from shanghai.engine.view import view
+from shanghai.rules import preset
+from shanghai.server.protocol import ProtocolError, action_from_json, action_to_json, check_name, view_to_json
+from shanghai.server.storage import SeatRow, Storage, default_db_url, hash_token
+from shanghai.server.tables import Settings, TokenBucket
+
+
+@pytest.mark.parametrize(("sent", "seat", "text"), [
+    ("draw", 1, "1 draw"),
+    ("1 draw", 1, "1 draw"),
+    ("  TAKE ", 2, "2 take"),
+    ({"verb": "buy"}, 0, "0 buy"),
+    ({"verb": "cut", "target": 45}, 3, "3 cut 45"),
+    ({"verb": "discard", "card": "10h", "shanghai": True}, 0, "0 discard 10H shanghai"),
+    ({"verb": "layoff", "card": "9D", "meld": 1, "end": "high"}, 2, "2 layoff 9D m1 high"),
+    ({"verb": "replace", "card": "7D", "meld": 0}, 2, "2 replace 7D m0"),
+    ({"verb": "shanghai", "meld": 2, "end": "low"}, 1, "1 shanghai m2 low"),
+    ({"verb": "down", "melds": [{"kind": "set", "cards": ["7H", "7S", "JK"]},
+                                {"kind": "run", "cards": ["5D", "6D", "7D", "8D"]}]}, 1,
+     "1 down set 7H 7S JK | run 5D 6D 7D 8D"),
+])
+def test_actions_are_read_as_text_or_objects(sent: object, seat: int, text: str) -> None:
+    action = action_from_json(sent, seat)
+    assert str(action) == text
+    assert action_from_json(action_to_json(action)["action"], seat) == action
+    assert action_from_json(action_to_json(action)["text"], seat) == action
+
+
+@pytest.mark.parametrize(("sent", "code"), [
+    ("2 draw", "not-your-seat"),
+    ({"verb": "draw", "seat": 2}, "not-your-seat"),
+    ("fly away", "bad-action"),
+    ("discard ZZ", "bad-action"),
+    ({"verb": "discard"}, "bad-action"),
+    ({"verb": "discard", "card": 7}, "bad-action"),
+    ({"verb": "cut", "target": "ten"}, "bad-action"),
+    ({"verb": "cut", "target": True}, "bad-action"),
+    ({"verb": "layoff", "card": "9D", "meld": -1}, "bad-action"),
+    ({"verb": "layoff", "card": "9D", "meld": 1, "end": "middle"}, "bad-action"),
+    ({"verb": "down", "melds": []}, "bad-action"),
+    ({"verb": "down", "melds": [{"kind": "pair", "cards": ["7H", "7S"]}]}, "bad-action"),
+    ({"nothing": 1}, "bad-action"),
+    (["draw"], "bad-action"),
+    (None, "bad-action"),
+    ("draw " * 200, "bad-action"),
+])
+def test_unreadable_actions_are_refused(sent: object, code: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        action_from_json(sent, 0)
+    assert info.value.code == code
+
+
+def test_names() -> None:
+    assert check_name("  Ann   Marie ") == "Ann Marie"
+    assert check_name("Zoë O'Neil-Smith") == "Zoë O'Neil-Smith"
+    assert check_name("x" * 24) == "x" * 24
+    assert check_name("a\nb") == "a b"
+    for bad in ("", "   ", "x" * 25, "<b>", "Ann\x00", "😀", "a\u200bb", None, 3):
+        with pytest.raises(ProtocolError):
+            check_name(bad)
+
+
+def test_views_in_json_hold_only_the_seat_hand() -> None:
+    game = Game.new(preset("may-i"), players=4, seed=3)
+    for seat in range(4):
+        j = view_to_json(view(game, seat))
+        assert len(j["hand"]) == 11 and "stock" not in j and "hands" not in j
+    spectator = view_to_json(view(game, None))
+    assert spectator["hand"] == [] and spectator["hand_counts"] == [11, 11, 11, 11]
+    game.apply(parse_action(f"{game.turn} draw"))
+    assert view_to_json(view(game, None))["history"] == [f"{game.turn} draw"]
+
+
+def test_settings_are_checked() -> None:
+    s = Settings().changed({"buy_seconds": 3, "bot_pause": 0})
+    assert s.to_json() == {"buy_seconds": 3.0, "bot_pause": 0.0, "standin_seconds": 30.0}
+    for bad in ({"buy_seconds": -1}, {"bot_pause": 31}, {"nap": 1}, {"buy_seconds": "5"}, {"bot_pause": True}, [1]):
+        with pytest.raises(ProtocolError):
+            Settings().changed(bad)
+
+
+def test_rate_limit() -> None:
+    now = [0.0]
+    bucket = TokenBucket(2.0, 3, clock=lambda: now[0])
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+    now[0] += 0.5
+    assert bucket.take() and not bucket.take()
+
+
+def test_storage_keeps_the_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHANGHAI_DATA_DIR", str(tmp_path / "d"))
+    assert default_db_url() == f"sqlite:///{tmp_path / 'd' / 'server.sqlite3'}"
+    monkeypatch.delenv("SHANGHAI_DATA_DIR")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "x"))
+    assert default_db_url() == f"sqlite:///{tmp_path / 'x' / 'shanghai' / 'server.sqlite3'}"
+    storage = Storage(f"sqlite:///{tmp_path / 's.sqlite3'}")
+    try:
+        with storage.engine.connect() as c:
+            assert c.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        storage.create_game("g1", "inv", {"preset": "may-i"}, 5, {}, [
+            SeatRow(0, "human", None, "Ann", hash_token("t0")), SeatRow(1, "bot", "greedy", "Bo", None),
+            SeatRow(2, "bot", "random", "Cy", None)])
+        game = Game.new(preset("may-i"), 3, 5)
+        game.apply(parse_action(f"{game.turn} draw"))
+        storage.append_action("g1", 0, str(game.actions[0]))
+        with pytest.raises(Exception):  # noqa: B017 - the database refuses a second action 0
+            storage.append_action("g1", 0, "1 draw")
+        row = storage.load("g1")
+        assert row is not None and row.status == "lobby" and row.actions == [str(game.actions[0])]
+        assert row.record().replay().snapshot() == game.snapshot()
+        assert storage.seat_of_token("t0") == ("g1", 0) and storage.seat_of_token("t1") is None
+        assert storage.game_of_invite("inv") == "g1" and storage.unfinished() == ["g1"]
+    finally:
+        storage.close()
+
+
+def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    from shanghai.cli.main import main
+
+    assert main(["serve", "--port", "0"]) == 2
+    assert main(["serve", "--buy-seconds", "-3"]) == 2
+    assert main(["serve", "--db", "nope://x"]) == 1
+    assert main(["serve", "--static", "/no/such/folder"]) == 2
+    err = capsys.readouterr().err
+    assert "--port must be" in err and "cannot open the database" in err and "no such directory" in err
