@@ -53,7 +53,8 @@ examples:
   shanghai replay games/game-0.jsonl
   shanghai scorepad new --rules isra --players "Ann,Bob,Cy"   # score a game played with real cards"""
 
-PLAY_DESCRIPTION = "Play a game of Shanghai Rummy in the terminal against computer players."
+PLAY_DESCRIPTION = ("Play a game of Shanghai Rummy in the terminal against computer players (full-screen; "
+                    "--plain for the line-by-line game).")
 
 
 def _add_rules_options(parser: argparse.ArgumentParser, *, required_note: str = "") -> None:
@@ -148,7 +149,24 @@ def _play(argv: Sequence[str]) -> int:
     args = _parse(parser, argv)
     if isinstance(args, int):
         return args
+    if not args.plain and _on_a_terminal():
+        try:
+            tui = importlib.import_module("shanghai.tui.app")
+        except ImportError as exc:  # Textual is missing: the plain game still works
+            _error(f"the full-screen game cannot start ({exc}); playing the plain-text game")
+        else:
+            # the full-screen game offers every level: its default is chosen there unless given here
+            args.opponents_given = any(a == "--opponents" or a.startswith("--opponents=") for a in argv)
+            return int(tui.run_tui(args))
     return int(module.run_play(args))
+
+
+def _on_a_terminal() -> bool:
+    """Both the input and the output are a terminal (otherwise the plain-text game is used)."""
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _parse(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace | int:

@@ -18,6 +18,7 @@ import os
 import random
 import re
 import sys
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -95,13 +96,92 @@ class ReplayablePlayer:
         self.name = kind
 
     def choose(self, view: PlayerView) -> Action:
-        rng: random.Random = self.player.rng  # type: ignore[attr-defined]
-        rng.seed(f"{self.seed}:{view.seat}:{view.round_number}:{len(view.history)}")
-        return self.player.choose(view)
+        key = f"{self.seed}:{view.seat}:{view.round_number}:{len(view.history)}"
+        rng = getattr(self.player, "rng", None)
+        if isinstance(rng, random.Random):
+            rng.seed(key)
+            return self.player.choose(view)
+        # a player without a reseedable generator is made afresh for each decision, with a seed
+        # from the position: the same position always gets the same answer
+        from shanghai.bots import make_player
+
+        return make_player(self.name, zlib.crc32(key.encode())).choose(view)
 
 
 def _opponents(game: Game, human: int, kind: str) -> dict[int, Bot]:
     return {s: ReplayablePlayer(game.seed * 31 + s, kind) for s in range(game.players) if s != human}
+
+
+def make_bots(game: Game, kinds: Sequence[str | None]) -> dict[int, Bot]:
+    """Computer players for the seats whose kind is given (``None``: a person sits there)."""
+    return {s: ReplayablePlayer(game.seed * 31 + s, kind) for s, kind in enumerate(kinds) if kind is not None}
+
+
+def bot_to_act(game: Game, bots: Mapping[int, Bot]) -> int | None:
+    """The computer player that acts next, if any: in a buy window computer players answer
+    before people (priority is the engine's business, so the order does not change the outcome)."""
+    return next((s for s in game.to_act() if s in bots), None)
+
+
+def bot_action(game: Game, seat: int, bot: Bot) -> tuple[Action, str | None]:
+    """The action of computer player ``seat``; a bot bug must not stop the game: an illegal choice
+    is replaced by the first legal action, with a note saying what it tried."""
+    action = bot.choose(view(game, seat))
+    if game.is_legal(action):
+        return action, None
+    try:
+        game.copy().apply(action)
+        why = "refused"
+    except IllegalActionError as exc:
+        why = str(exc)
+    fallback = next(iter(game.legal_actions(seat)))
+    return fallback, f"tried {_action_text(action)!r}: {why}; it plays another move"
+
+
+HUMAN = "human"  # a seat's kind when a person sits there
+
+
+def seats_path(record: Path) -> Path:
+    """Beside the record, who sits where (a person, or a computer player and its level):
+    ``game.jsonl`` -> ``game.seats.json``."""
+    return record.with_name(record.stem + ".seats.json")
+
+
+def save_seats(record: Path, kinds: Sequence[str]) -> None:
+    path = seats_path(record)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps({"kinds": list(kinds)}) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def load_seats(record: Path, players: int, default: str) -> list[str]:
+    """The seats' kinds saved beside ``record``; without that file, seat 0 is a person and the
+    others are computer players of level ``default``."""
+    try:
+        kinds = json.loads(seats_path(record).read_text(encoding="utf-8"))["kinds"]
+        if isinstance(kinds, list) and len(kinds) == players and all(isinstance(k, str) for k in kinds):
+            return [str(k) for k in kinds]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return [HUMAN] + [default] * (players - 1)
+
+
+def load_saved_game(path: Path) -> tuple[GameRecord, Game]:
+    """The game saved in ``path`` (a record), replayed; ``OSError`` or ``ShanghaiError`` when it
+    cannot be read or replayed."""
+    record = GameRecord.load(path)
+    return record, record.replay()
+
+
+def new_game(rules_name: str, options: Sequence[str], players: int, seed: int | None) -> Game:
+    """A new game (a random seed when ``seed`` is None); bad rules or player counts raise
+    ``ShanghaiError`` or ``NotImplementedError`` with the reason."""
+    rules = preset(rules_name, options)
+    rules.pack_for(players)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31)
+    return Game.new(rules, players, seed)
 
 
 def default_record_path() -> Path:
@@ -238,16 +318,12 @@ class TextGame:
     def step(self) -> None:
         """One action: a computer player's, or one command of the human's."""
         game = self.game
-        seats = game.to_act()
-        bots = [s for s in seats if s != self.human]
-        if bots:  # computer players answer a buy window first: priority is the engine's business
-            seat = bots[0]
-            action = self.bots[seat].choose(view(game, seat))
-            try:
-                self.apply(action)
-            except IllegalActionError as exc:  # a bot bug must not stop the game
-                self.out(f"({self.names[seat]} tried {_action_text(action)!r}: {exc}; it plays another move)")
-                self.apply(next(iter(game.legal_actions(seat))))
+        seat = bot_to_act(game, self.bots)
+        if seat is not None:
+            action, note = bot_action(game, seat, self.bots[seat])
+            if note is not None:
+                self.out(f"({self.names[seat]} {note})")
+            self.apply(action)
             return
         self._human_step()
 
@@ -1081,8 +1157,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                         help="players at the table, you included; the others are computer players "
                              "(default: 4)")
     parser.add_argument("--name", default="You", metavar="NAME", help="your name (default: You)")
-    parser.add_argument("--opponents", default="greedy", choices=("greedy", "random"),
-                        help="the computer players' level (default: greedy)")
+    parser.add_argument("--opponents", default="greedy", choices=opponent_kinds(),
+                        help="the computer players' level (default: greedy; the full-screen game "
+                             "lets each opponent's level be chosen on its start screen)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed of the shuffles, to play a game again (default: random)")
     parser.add_argument("--option", action="append", default=[], metavar="OPT",
@@ -1092,6 +1169,30 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                              f"(default: {default_record_path()})")
     parser.add_argument("--resume", action="store_true",
                         help="continue the game saved in the record file")
+    parser.add_argument("--plain", action="store_true",
+                        help="the plain-text game (read and write lines) instead of the full-screen one; "
+                             "used anyway when the input or output is not a terminal")
+    parser.add_argument("--pause", type=float, default=0.6, metavar="SECONDS",
+                        help="full-screen game: pause after each computer player's move (default: 0.6)")
+    parser.add_argument("--buy-timeout", type=float, default=10.0, metavar="SECONDS",
+                        help="full-screen game: time to answer a buy offer before it passes; 0 waits "
+                             "for the answer (default: 10)")
+
+
+LEVELS = ("easy", "medium", "hard", "expert")
+
+
+def opponent_kinds() -> tuple[str, ...]:
+    """Every name ``--opponents`` accepts: the basic players, the levels and any registered player."""
+    from shanghai.bots.registry import KNOWN_PLAYERS
+
+    return tuple(dict.fromkeys(("greedy", "random", *LEVELS, *KNOWN_PLAYERS)))
+
+
+def record_path(args: argparse.Namespace) -> Path:
+    """Where the game record is kept: ``--record`` or the default path, ``~`` expanded."""
+    path: Path = args.record if args.record is not None else default_record_path()
+    return Path(os.path.expanduser(str(path)))
 
 
 def _names(name: str, players: int) -> list[str]:
@@ -1103,8 +1204,7 @@ def _names(name: str, players: int) -> list[str]:
 def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input,
              output_fn: Callable[[str], None] = print) -> int:
     """``shanghai play``: start a new game, or continue the saved one with ``--resume``."""
-    path: Path = args.record if args.record is not None else default_record_path()
-    path = Path(os.path.expanduser(str(path)))
+    path = record_path(args)
 
     def fail(message: str, status: int = 2) -> int:
         print(f"shanghai play: {message}", file=sys.stderr)
@@ -1114,8 +1214,7 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
         if not path.exists():
             return fail(f"no saved game in {path} to resume; start one without --resume", 1)
         try:
-            record = GameRecord.load(path)
-            game = record.replay()
+            record, game = load_saved_game(path)
         except (ShanghaiError, OSError) as exc:
             return fail(f"cannot resume the game in {path}: {exc}", 1)
         if game.is_over:
@@ -1123,23 +1222,30 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
             TextGame(game, record.players, record=None, input_fn=input_fn, output_fn=output_fn)._game_over()
             output_fn("Start a new game without --resume.")
             return 0
+        # the seats saved beside the record (the full-screen game may have had several people and
+        # levels); here seat 0 is the person and any other person's seat is played by the computer
+        kinds = load_seats(path, game.players, args.opponents)
+        bots = make_bots(game, [None if s == 0 else (args.opponents if k == HUMAN else k)
+                                for s, k in enumerate(kinds)])
         text_game = TextGame(game, record.players, record=path, input_fn=input_fn, output_fn=output_fn,
-                             bots=_opponents(game, 0, args.opponents))
+                             bots=bots)
         return text_game.run(resumed=True)
     try:
-        rules = preset(args.rules, split_options(args.option))
-        rules.pack_for(args.players)
+        game = new_game(args.rules, split_options(args.option), args.players, args.seed)
     except (ShanghaiError, NotImplementedError) as exc:
         return fail(str(exc))
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
-    game = Game.new(rules, args.players, seed)
     names = _names(args.name, args.players)
-    _keep_unfinished(path, output_fn)
-    return TextGame(game, names, record=path, input_fn=input_fn, output_fn=output_fn,
-                    bots=_opponents(game, 0, args.opponents)).run()
+    keep_unfinished(path, output_fn)
+    text_game = TextGame(game, names, record=path, input_fn=input_fn, output_fn=output_fn,
+                         bots=_opponents(game, 0, args.opponents))
+    try:
+        save_seats(path, [HUMAN] + [args.opponents] * (game.players - 1))
+    except OSError:
+        pass  # the record's own saving reports the problem
+    return text_game.run()
 
 
-def _keep_unfinished(path: Path, output_fn: Callable[[str], None]) -> None:
+def keep_unfinished(path: Path, output_fn: Callable[[str], None]) -> None:
     """A new game replaces the record file; an unfinished game there is kept aside first."""
     if not path.exists():
         return
@@ -1149,6 +1255,8 @@ def _keep_unfinished(path: Path, output_fn: Callable[[str], None]) -> None:
             return
         aside = path.with_name(path.stem + ".previous" + path.suffix)
         os.replace(path, aside)
+        if seats_path(path).exists():
+            os.replace(seats_path(path), seats_path(aside))
         output_fn(f"(The unfinished game in {path} is kept in {aside}.)")
     except (ShanghaiError, OSError):
         return

@@ -1,0 +1,141 @@
+"""A game at one screen, without the screen: who sits where, the computer players and the record.
+
+Nothing here imports Textual, so the logic can be tested and reused on its own. The record is the
+plain game's (:class:`shanghai.cli.play.RecordFile`): written after every action, so that a game
+that was killed is resumed exactly where it stopped. Which seats are people and the level of each
+computer player are kept beside the record, in ``<record>.seats.json`` (see
+:func:`shanghai.cli.play.save_seats`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from shanghai.cards import Card
+from shanghai.cli.play import (
+    HUMAN,
+    LEVELS,
+    Bot,
+    RecordFile,
+    bot_action,
+    bot_to_act,
+    load_saved_game,
+    load_seats,
+    make_bots,
+    save_seats,
+)
+from shanghai.engine.actions import Action
+from shanghai.engine.game import Game, RoundResult
+from shanghai.engine.view import PlayerView, view
+
+__all__ = ["HUMAN", "Applied", "GameSession", "available_levels", "load_seats", "save_seats"]
+
+
+def available_levels() -> tuple[str, ...]:
+    """The opponents' levels this installation knows (``easy`` ... ``expert``), or the basic
+    players (``random``, ``greedy``) while the levels are not registered."""
+    from shanghai.bots import make_player
+
+    known = []
+    for level in LEVELS:
+        try:
+            make_player(level, 0)
+        except (ValueError, ImportError):
+            continue
+        known.append(level)
+    return tuple(known) if known else ("random", "greedy")
+
+
+@dataclass
+class Applied:
+    """What one action did: the round it ended, if any."""
+
+    action: Action
+    ended: RoundResult | None
+    note: str | None = None
+    top: Card | None = None  # the discard pile's top card before the action (public)
+
+
+class GameSession:
+    """One game: the engine's game, the seats' names and kinds, the bots and the record file."""
+
+    def __init__(self, game: Game, names: Sequence[str], kinds: Sequence[str],
+                 record: Path | None = None) -> None:
+        if len(names) != game.players or len(kinds) != game.players:
+            raise ValueError(f"{len(names)} names and {len(kinds)} kinds for {game.players} seats")
+        if HUMAN not in kinds:
+            raise ValueError("at least one seat must be a person")
+        self.game = game
+        self.names = list(names)
+        self.kinds = list(kinds)
+        self.bots: dict[int, Bot] = make_bots(game, [None if k == HUMAN else k for k in kinds])
+        self.record = RecordFile(record, names) if record is not None else None
+        self.save_error: str | None = None
+
+    @classmethod
+    def resume(cls, path: Path, default_level: str) -> GameSession:
+        """The game saved in ``path``; raises ``OSError`` or ``ShanghaiError`` when it cannot."""
+        record, game = load_saved_game(path)
+        kinds = load_seats(path, game.players, default_level)
+        session = cls(game, record.players, kinds, path)
+        session.start()  # the record file is rewritten whole: later actions are appended to it
+        return session
+
+    @property
+    def humans(self) -> list[int]:
+        return [s for s, k in enumerate(self.kinds) if k == HUMAN]
+
+    def view(self, seat: int) -> PlayerView:
+        return view(self.game, seat)
+
+    def bot_to_act(self) -> int | None:
+        return None if self.game.is_over else bot_to_act(self.game, self.bots)
+
+    def human_to_act(self) -> int | None:
+        """The person who must act now (none while a computer player is to act)."""
+        if self.game.is_over or self.bot_to_act() is not None:
+            return None
+        return next((s for s in self.game.to_act() if s not in self.bots), None)
+
+    def start(self) -> None:
+        """Write the whole record (and the seats) once at the start."""
+        if self.record is not None:
+            try:
+                self.record.write_all(self.game)
+                save_seats(self.record.path, self.kinds)
+            except OSError as exc:
+                self._lost(exc)
+
+    def apply(self, action: Action) -> Applied:
+        """Apply an action (``IllegalActionError`` leaves everything unchanged) and save."""
+        results = len(self.game.round_results)
+        top = self.game.discard_top
+        self.game.apply(action)
+        self._save()
+        ended = self.game.round_results[-1] if len(self.game.round_results) > results else None
+        return Applied(action, ended, top=top)
+
+    def bot_step(self) -> Applied | None:
+        """One computer player's action, if one is to act."""
+        seat = self.bot_to_act()
+        if seat is None:
+            return None
+        action, note = bot_action(self.game, seat, self.bots[seat])
+        applied = self.apply(action)
+        applied.note = note
+        return applied
+
+    def _save(self) -> None:
+        if self.record is None:
+            return
+        try:
+            self.record.sync(self.game)
+        except OSError as exc:
+            self._lost(exc)
+
+    def _lost(self, exc: OSError) -> None:
+        assert self.record is not None
+        self.save_error = f"Could not save the game to {self.record.path}: {exc}. Playing on without saving."
+        self.record = None

@@ -1,0 +1,807 @@
+"""The table: the screen a game is played on.
+
+Everything shown is drawn from the view of the person at the screen (:func:`view`); every key
+becomes an engine action, and a refused action shows the engine's reason and changes nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.console import Group
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Footer, RichLog, Static
+
+from shanghai.cards import Card, rank_sort_key, sort_key
+from shanghai.engine.actions import (
+    Action,
+    Buy,
+    CallShanghai,
+    Cut,
+    Discard,
+    DrawStock,
+    GoDown,
+    LayOff,
+    MeldSpec,
+    Pass,
+    ReplaceWild,
+    TakeDiscard,
+)
+from shanghai.engine.game import Phase
+from shanghai.engine.view import PlayerView
+from shanghai.errors import IllegalActionError, ShanghaiError
+from shanghai.melds import End, run_arrangements
+from shanghai.rules.model import MeldKind
+from shanghai.tui import render
+from shanghai.tui.screens import ChoiceScreen, CurtainScreen, CutScreen, GameOverScreen, InfoScreen, RoundOverScreen
+from shanghai.tui.session import Applied, GameSession
+
+if TYPE_CHECKING:
+    from shanghai.tui.app import ShanghaiApp
+
+
+class HandView(Widget):
+    """The hand: one cell per card, a cursor, cards selected (✓) or put in a meld (1, 2, ...)."""
+
+    DEFAULT_CSS = "HandView { height: auto; }"
+
+    def __init__(self, table: TableScreen) -> None:
+        super().__init__(id="hand")
+        self.table = table
+
+    def per_row(self) -> int:
+        return max(1, (self.size.width or 80) // render.CARD_WIDTH)
+
+    def get_content_height(self, container: object, viewport: object, width: int) -> int:
+        n = max(1, len(self.table.hand_cards()))
+        per_row = max(1, width // render.CARD_WIDTH)
+        return 2 * ((n + per_row - 1) // per_row)
+
+    def render(self) -> Text:
+        table = self.table
+        hand = table.hand_cards()
+        v = table.current_view
+        if not hand:
+            return Text("(no cards)", style="dim")
+        marks = table.card_marks(hand)
+        per_row = self.per_row()
+        out = Text()
+        for start in range(0, len(hand), per_row):
+            if start:
+                out.append("\n")
+            row = hand[start:start + per_row]
+            for i, c in enumerate(row, start):
+                label = render.card_label(c).ljust(render.CARD_WIDTH - 1)
+                style = render.card_style(c, v.rules if v else None)
+                if i == table.cursor:
+                    style += " reverse underline"
+                out.append(label, style=style)
+                out.append(" ")
+            out.append("\n")
+            for i in range(start, start + len(row)):
+                mark = marks[i]
+                cell = ("▲" if i == table.cursor and not mark else mark).ljust(render.CARD_WIDTH)
+                out.append(cell, style="bold cyan" if mark else "bold")
+        return out
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = (offset.y // 2) * self.per_row() + offset.x // render.CARD_WIDTH
+        if 0 <= index < len(self.table.hand_cards()):
+            if self.table.cursor == index and event.chain >= 2:
+                self.table.action_toggle_select()
+            self.table.cursor = index
+            self.table.refresh_hand()
+
+
+class TableScreen(Screen[None]):
+    """The game table for the person (or people, in turn) at the screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "draw", "Draw"),
+        Binding("t", "take", "Take"),
+        Binding("b", "buy", "Buy"),
+        Binding("y", "buy", "Buy", show=False),
+        Binding("n", "pass", "Pass"),
+        Binding("g", "go_down", "Down"),
+        Binding("l", "lay_off", "Lay off"),
+        Binding("r", "replace", "Replace"),
+        Binding("x", "discard", "Discard"),
+        Binding("delete", "discard", "Discard", show=False),
+        Binding("c", "cut_or_call", "Cut/Call"),
+        Binding("h", "hint", "Hint"),
+        Binding("a", "moves", "Moves"),
+        Binding("q", "quit_game", "Quit"),
+        Binding("question_mark,f1", "keys", "Keys"),
+        Binding("s", "sort", "Sort"),
+        Binding("space", "toggle_select", "Select", show=False),
+        Binding("m", "make_meld", "Meld"),
+        Binding("p", "score_pad", "Scores"),
+        Binding("left", "cursor(-1)", "←", show=False),
+        Binding("right", "cursor(1)", "→", show=False),
+        Binding("home", "cursor_to(0)", "first card", show=False),
+        Binding("end", "cursor_to(-1)", "last card", show=False),
+        Binding("escape", "clear", "Clear", show=False),
+        Binding("pageup", "scroll_melds(-1)", "Melds up", show=False),
+        Binding("pagedown", "scroll_melds(1)", "Melds down", show=False),
+    ]
+
+    def __init__(self, session: GameSession, *, pause: float = 0.6, buy_timeout: float = 10.0,
+                 hints: bool = True, notes: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.session = session
+        self.pause = pause
+        self.buy_timeout = buy_timeout
+        self.hints = hints
+        self.notes = list(notes)
+        humans = session.humans
+        self.viewer = humans[0]
+        self.sort_by = "suit"
+        self.cursor = 0
+        self.selected: Counter[Card] = Counter()
+        self.groups: list[tuple[MeldSpec, ...]] = []
+        self.current_view: PlayerView | None = None
+        self.message: Text = Text()
+        self.busy = False           # a dialog or a between-rounds screen is open: the bots wait
+        self._bot_timer: Timer | None = None
+        self._buy_timer: Timer | None = None
+        self._buy_left = 0.0
+        self._buy_key: tuple[int, int] | None = None
+        self._hand_key: tuple[int, int, int] | None = None
+        self._last_hand: Counter[Card] = Counter()
+
+    # -- layout -----------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with Vertical(id="top"):
+            yield Static(id="contract")
+            yield Static(id="turn")
+        with Horizontal(id="middle"):
+            with Vertical(id="side"):
+                yield Static(id="players")
+                yield Static(id="pile")
+            with VerticalScroll(id="melds-box"):
+                yield Static(id="melds")
+        yield RichLog(id="log", max_lines=300, wrap=True, markup=False)
+        yield Static(id="prompt")
+        yield HandView(self)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        log = self.query_one("#log", RichLog)
+        for note in self.notes:
+            log.write(Text(note, style="dim"))
+        if self.session.save_error:
+            log.write(Text(self.session.save_error, style="red"))
+        self.refresh_all()
+        self.call_after_refresh(self.advance)
+
+    @property
+    def shanghai_app(self) -> ShanghaiApp:
+        from shanghai.tui.app import ShanghaiApp
+
+        app = self.app
+        assert isinstance(app, ShanghaiApp)
+        return app
+
+    # -- what is shown ----------------------------------------------------------------------------
+    def view(self) -> PlayerView:
+        return self.session.view(self.viewer)
+
+    def hand_cards(self) -> list[Card]:
+        v = self.current_view
+        if v is None:
+            return []
+        return sorted(v.hand, key=rank_sort_key if self.sort_by == "rank" else sort_key)
+
+    def card_marks(self, hand: Sequence[Card]) -> list[str]:
+        """Under each card: the meld it is put in (1, 2, ...), ✓ when selected, or nothing."""
+        grouped: list[Counter[Card]] = [Counter(c for spec in g for c in spec.cards) for g in self.groups]
+        selected = Counter(self.selected)
+        marks: list[str] = []
+        for c in hand:
+            mark = ""
+            for n, g in enumerate(grouped, 1):
+                if g[c] > 0:
+                    g[c] -= 1
+                    mark = str(n)
+                    break
+            if not mark and selected[c] > 0:
+                selected[c] -= 1
+                mark = "✓"
+            marks.append(mark)
+        return marks
+
+    def refresh_all(self) -> None:
+        v = self.view()
+        self.current_view = v
+        names = self.session.names
+        self.query_one("#contract", Static).update(render.contract_line(v))
+        self.query_one("#turn", Static).update(Text(render.whose_turn(v, names), style="italic"))
+        self.query_one("#players", Static).update(render.players_table(v, names))
+        self.query_one("#pile", Static).update(render.pile_text(v))
+        self.query_one("#melds", Static).update(render.melds_text(v, names))
+        self._clip_selection(v)
+        self._new_cards(v)
+        self.refresh_prompt()
+        self.refresh_hand()
+
+    def _new_cards(self, v: PlayerView) -> None:
+        """Tell the person which cards came into their hand (a draw, a purchase and its penalty
+        cards, a card given after a “Shanghai” call): the log shows what the view shows."""
+        hand = Counter(v.hand)
+        key = (self.viewer, v.round_number, len(v.round_results))
+        if self._hand_key == key:
+            gained = hand - self._last_hand
+            if gained:
+                self.say("New in your hand: " + " ".join(render.card_label(c) for c in sorted(gained.elements())),
+                         "cyan")
+        self._hand_key = key
+        self._last_hand = hand
+
+    def refresh_hand(self) -> None:
+        hand = self.hand_cards()
+        self.cursor = min(max(self.cursor, 0), max(len(hand) - 1, 0))
+        self.query_one(HandView).refresh(layout=True)
+
+    def _clip_selection(self, v: PlayerView) -> None:
+        have = Counter(v.hand)
+        used: Counter[Card] = Counter(c for g in self.groups for spec in g for c in spec.cards)
+        if any(used[c] > have[c] for c in used):
+            self.groups = []
+            used = Counter()
+        self.selected = Counter({c: min(n, have[c] - used[c]) for c, n in self.selected.items()
+                                 if min(n, have[c] - used[c]) > 0})
+
+    def refresh_prompt(self) -> None:
+        v = self.current_view or self.view()
+        lines: list[Text] = []
+        if self.message:
+            lines.append(self.message)
+        lines.append(self._what_now(v))
+        if self.groups or self.selected:
+            staged = Text("Melds to go down with: ", style="cyan")
+            for n, g in enumerate(self.groups, 1):
+                staged.append(f"{n}) " + " ".join(f"{s.kind} " + " ".join(render.card_label(c) for c in s.cards)
+                                                  for s in g) + "  ")
+            if self.selected:
+                staged.append(f"selected: {' '.join(render.card_label(c) for c in sorted(self.selected.elements()))}")
+            staged.append("  (Space select · M make a meld · G go down · Esc clear)", style="dim")
+            lines.append(staged)
+        self.query_one("#prompt", Static).update(Group(*lines))
+
+    def _what_now(self, v: PlayerView) -> Text:
+        names = self.session.names
+        legal = v.legal
+        if v.phase == Phase.GAME_OVER:
+            return Text("The game is over. P: score pad · Q: quit", style="bold")
+        if not legal:
+            acting = [names[s] for s in v.to_act]
+            return Text(f"Waiting for {', '.join(acting)}…", style="dim")
+        parts: list[str] = []
+        if any(isinstance(a, Cut) for a in legal):
+            needed = v.rules.hand_size * v.players + 1
+            parts.append(f"C: cut the deck ({needed} cards is THE CUT)")
+        if any(isinstance(a, Buy) for a in legal):
+            top = render.card_label(v.discard_top) if v.discard_top is not None else "the discard"
+            left = v.buy_limit - v.buys_used[self.viewer]
+            timer = f" — {int(self._buy_left + 0.99)} s" if self._buy_timer is not None else ""
+            text = Text(f"Buy {top}? ({render.plural(left, 'buy')} left, "
+                        f"+{render.plural(v.rules.buy_penalty, 'penalty card')})  B: buy · N: pass{timer}",
+                        style="bold black on bright_cyan")
+            return text
+        if any(isinstance(a, CallShanghai) for a in legal):
+            parts.append("C: call “Shanghai” · N: pass")
+        if any(isinstance(a, TakeDiscard) for a in legal):
+            top = render.card_label(v.discard_top) if v.discard_top is not None else "the discard"
+            parts.append(f"T: take {top}")
+        if any(isinstance(a, DrawStock) for a in legal):
+            parts.append("D: draw from the stock")
+        if v.buy_claimant is not None and v.turn == self.viewer:
+            parts.append(f"({names[v.buy_claimant]} wants to buy it: take it yourself, or draw and they get it)")
+        if any(isinstance(a, GoDown) for a in legal):
+            parts.append(f"G: go down ({v.contract})")
+        if any(isinstance(a, LayOff) for a in legal):
+            parts.append("L: lay off the card at the cursor")
+        if any(isinstance(a, ReplaceWild) for a in legal):
+            parts.append("R: replace a wild")
+        if any(isinstance(a, Discard) for a in legal):
+            parts.append("X: discard the card at the cursor")
+        if v.pending_wild is not None:
+            parts.append(f"the freed {render.card_label(v.pending_wild)} must go on a meld this turn")
+        who = "" if len(self.session.humans) == 1 else f"{names[self.viewer]}: "
+        return Text(who + " · ".join(parts), style="bold")
+
+    def say(self, text: str, style: str = "") -> None:
+        self.query_one("#log", RichLog).write(Text(text, style=style))
+
+    def refuse(self, reason: str) -> None:
+        self.message = Text(f"✗ Not allowed: {reason}", style="bold red")
+        self.say(f"Not allowed: {reason}", "red")
+        self.app.bell()
+        self.refresh_prompt()
+
+    # -- the flow of the game ---------------------------------------------------------------------
+    def advance(self) -> None:
+        """Let the computer players act (with a short pause each), then wait for a person."""
+        if self.busy or self._bot_timer is not None:
+            return
+        session = self.session
+        game = session.game
+        if game.is_over:
+            self.refresh_all()
+            self.show_game_over()
+            return
+        while session.bot_to_act() is not None:
+            if self.pause > 0:
+                self._bot_timer = self.set_timer(self.pause, self._bot_move)
+                self.refresh_all()
+                return
+            if self._bot_move_now():
+                return
+        human = session.human_to_act()
+        if human is not None and human != self.viewer:
+            self.viewer = human
+            self.selected.clear()
+            self.groups = []
+            if len(session.humans) > 1:
+                self.busy = True
+                self.current_view = None
+                self.refresh_hand()
+                why = self._what_now(self.view()).plain
+                self.app.push_screen(CurtainScreen(session.names[human], why), self._curtain_lifted)
+                return
+        self.refresh_all()
+        self._start_buy_timer()
+
+    def _curtain_lifted(self, _: None = None) -> None:
+        self.busy = False
+        self.refresh_all()
+        self._start_buy_timer()
+
+    def _bot_move(self) -> None:
+        self._bot_timer = None
+        if self.busy or not self.is_attached:
+            return
+        if not self._bot_move_now():
+            self.advance()
+
+    def _bot_move_now(self) -> bool:
+        """One computer player's move; True when a between-rounds screen was opened."""
+        applied = self.session.bot_step()
+        if applied is None:
+            return False
+        if applied.note:
+            self.say(f"({self.session.names[applied.action.seat]} {applied.note})", "dim")
+        return self._after(applied)
+
+    def _after(self, applied: Applied) -> bool:
+        """Tell what happened; True when the round ended (its screen is then shown)."""
+        a = applied.action
+        v = self.view()
+        names = self.session.names
+        if not isinstance(a, Pass):
+            line = render.describe_action(a, v, names, applied.top)
+            self.say(line, "bold" if a.seat == self.viewer else "")
+        if applied.ended is not None:
+            r = applied.ended
+            if r.went_out is not None:
+                self.say(f"{names[r.went_out]} went out!", "bold yellow")
+            self.show_round_over(applied)
+            return True
+        return False
+
+    def act(self, action: Action) -> bool:
+        """Apply the person's action; a refusal shows the engine's reason and changes nothing."""
+        self._stop_buy_timer()
+        try:
+            applied = self.session.apply(action)
+        except IllegalActionError as exc:
+            self.refuse(str(exc))
+            self._start_buy_timer()
+            return False
+        except ShanghaiError as exc:
+            self.refuse(str(exc))
+            return False
+        self.message = Text()
+        if not isinstance(action, Pass):
+            self.groups = []
+            self.selected.clear()
+        if self.session.save_error:
+            self.say(self.session.save_error, "red")
+            self.session.save_error = None
+        if not self._after(applied):
+            self.refresh_all()
+            self.advance()
+        return True
+
+    def show_round_over(self, applied: Applied) -> None:
+        r = applied.ended
+        assert r is not None
+        self.busy = True
+        v = self.view()
+        names = self.session.names
+        self.refresh_all()
+        body: list[object] = [render.round_result_text(r, v, names), render.score_pad(v, names)]
+        if self.session.game.is_over:
+            self.busy = False
+            self.show_game_over(first=r)
+            return
+        spec = v.rules.round(v.round_number)
+        nxt = Text(f"\nNext: round {v.round_number} — {v.contract} ({spec.name or spec.contract.shout()})",
+                   style="bold cyan")
+        self.app.push_screen(RoundOverScreen(f"Between rounds: {r.number} of {v.rounds} played", *body, nxt,  # type: ignore[arg-type]
+                                             footer="Press Enter for the next round."),
+                             self._next_round)
+
+    def _next_round(self, _: None = None) -> None:
+        self.busy = False
+        self.refresh_all()
+        self.advance()
+
+    def show_game_over(self, first: object = None) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        game = self.session.game
+        v = self.view()
+        names = self.session.names
+        body: list[object] = []
+        if first is not None:
+            body.append(render.round_result_text(game.round_results[-1], v, names))
+        body.append(render.game_over_text(v, names, game.winners(), game.dunce()))
+        body.append(render.score_pad(v, names))
+        record = self.session.record
+        if record is not None:
+            body.append(Text(f"\nThe record of the game is in {record.path}.", style="dim"))
+        self.app.push_screen(GameOverScreen("The game is over", *body,  # type: ignore[arg-type]
+                                            footer="Press Enter to leave.", kind="over"),
+                             lambda _: self.app.exit())
+
+    # -- the buy prompt's countdown ---------------------------------------------------------------
+    def _start_buy_timer(self) -> None:
+        v = self.current_view
+        if (self.buy_timeout <= 0 or v is None or self.busy
+                or not any(isinstance(a, Buy) for a in v.legal)):
+            return
+        key = (len(self.session.game.actions), self.viewer)
+        if self._buy_timer is not None and self._buy_key == key:
+            return
+        self._stop_buy_timer()
+        self._buy_key = key
+        self._buy_left = self.buy_timeout
+        self._buy_timer = self.set_interval(0.25, self._buy_tick)
+        self.refresh_prompt()
+
+    def _stop_buy_timer(self) -> None:
+        if self._buy_timer is not None:
+            self._buy_timer.stop()
+            self._buy_timer = None
+
+    def _buy_tick(self) -> None:
+        self._buy_left -= 0.25
+        if self._buy_left <= 0:
+            self._stop_buy_timer()
+            if self._buy_key == (len(self.session.game.actions), self.viewer):
+                self.say("No answer in time: you pass.", "dim")
+                self.act(Pass(self.viewer))
+            return
+        self.refresh_prompt()
+
+    # -- choosing, through a dialog ---------------------------------------------------------------
+    def choose(self, question: str, options: Sequence[str], then: Callable[[int], None]) -> None:
+        self.busy = True
+
+        def done(index: int | None) -> None:
+            self.busy = False
+            if index is not None:
+                then(index)
+            else:
+                self.refresh_all()
+            if not self.busy:
+                self.advance()
+
+        self.app.push_screen(ChoiceScreen(question, options), done)
+
+    def choose_action(self, question: str, actions: Sequence[Action], describe: Callable[[Action], str]) -> None:
+        if len(actions) == 1:
+            self.act(actions[0])
+            return
+        def then(i: int) -> None:
+            self.act(actions[i])
+
+        self.choose(question, [describe(a) for a in actions], then)
+
+    # -- the person's actions ---------------------------------------------------------------------
+    def _card_at_cursor(self) -> Card | None:
+        hand = self.hand_cards()
+        return hand[self.cursor] if 0 <= self.cursor < len(hand) else None
+
+    def _legal(self) -> tuple[Action, ...]:
+        return self.view().legal
+
+    def action_draw(self) -> None:
+        self.act(DrawStock(self.viewer))
+
+    def action_take(self) -> None:
+        self.act(TakeDiscard(self.viewer))
+
+    def action_buy(self) -> None:
+        self.act(Buy(self.viewer))
+
+    def action_pass(self) -> None:
+        self.act(Pass(self.viewer))
+
+    def action_discard(self) -> None:
+        card = self._card_at_cursor()
+        if card is None:
+            self.refuse("you have no card to discard")
+            return
+        self.act(Discard(self.viewer, card))
+
+    def _reason(self, action: Action) -> str:
+        """The engine's reason for refusing ``action`` (found on a copy of the game)."""
+        try:
+            self.session.game.copy().apply(action)
+        except IllegalActionError as exc:
+            return str(exc)
+        return ""
+
+    def action_lay_off(self) -> None:
+        card = self._card_at_cursor()
+        if card is None:
+            self.refuse("you have no card to lay off")
+            return
+        v = self.view()
+        legal = [a for a in v.legal if isinstance(a, LayOff) and a.card == card]
+        if not legal:
+            ends: dict[str, tuple[End | None, ...]] = {"set": (None,), "run": ("low", "high")}
+            tries: list[Action] = [LayOff(self.viewer, card, m.id, end) for m in v.table
+                                   for end in ends.get(m.kind, (None,))]
+            reasons = [self._reason(a) for a in tries or [LayOff(self.viewer, card, 0, None)]]
+            label = render.card_label(card)
+            other = [r for r in reasons if r and " does not go on " not in r]
+            self.refuse(other[0] if other else f"{label} does not go on any meld on the table")
+            return
+        names = self.session.names
+        where = "both ends of the run" if len({a.meld for a in legal}) == 1 else "several melds"
+        self.choose_action(f"{render.card_label(card)} fits {where}: where does it go?", legal,
+                           lambda a: render.describe_action(a, v, names))
+
+    def action_replace(self) -> None:
+        card = self._card_at_cursor()
+        if card is None:
+            self.refuse("you have no card")
+            return
+        v = self.view()
+        legal = [a for a in v.legal if isinstance(a, ReplaceWild) and a.card == card]
+        if not legal:
+            melds = [m.id for m in v.table if m.wilds] or [m.id for m in v.table] or [0]
+            reasons = [self._reason(ReplaceWild(self.viewer, card, m)) for m in melds]
+            self.refuse(next((r for r in reasons if r), f"{render.card_label(card)} cannot replace a wild"))
+            return
+        names = self.session.names
+        self.choose_action(f"Put {render.card_label(card)} in place of a wild on which meld?", legal,
+                           lambda a: render.describe_action(a, v, names))
+
+    def action_cut_or_call(self) -> None:
+        v = self.view()
+        calls = [a for a in v.legal if isinstance(a, CallShanghai)]
+        if calls:
+            names = self.session.names
+            self.choose_action("Call “Shanghai”: where does the discard go?", calls,
+                               lambda a: render.describe_action(a, v, names))
+            return
+        if v.phase != Phase.CUT or v.turn != self.viewer:
+            self.refuse(self._reason(Cut(self.viewer, 1)) or "there is nothing to cut or call now")
+            return
+        needed = v.rules.hand_size * v.players + 1
+        self.busy = True
+
+        def done(n: int | None) -> None:
+            self.busy = False
+            if n is not None:
+                self.act(Cut(self.viewer, n))
+            else:
+                self.refresh_all()
+
+        self.app.push_screen(CutScreen(f"Cut the deck for {self.session.names[v.dealer]}'s deal: how many "
+                                       f"cards? Exactly {needed} is THE CUT ({v.rules.cut_bonus} points to "
+                                       f"everyone else).", needed), done)
+
+    def action_go_down(self) -> None:
+        v = self.view()
+        if self.groups or self.selected:
+            specs = [spec for g in self.groups for spec in g]
+            if self.selected:
+                made = self._meld_of(list(self.selected.elements()), v)
+                if made is None:
+                    return
+                specs.extend(made)
+            self.act(GoDown(self.viewer, tuple(specs)))
+            return
+        offers = [a for a in v.legal if isinstance(a, GoDown)]
+        if not offers:
+            if v.phase == Phase.PLAY and v.turn == self.viewer and not v.down[self.viewer] \
+                    and v.pending_wild is None:
+                self.refuse(f"your hand does not meet the contract ({v.contract}) in a way that leaves a "
+                            f"legal end of turn")
+            else:
+                self.refuse(self._reason(GoDown(self.viewer, ())) or "you cannot go down now")
+            return
+        options = [render.go_down_text(v, a.melds) for a in offers]
+        options.append("Choose my own cards: select them with Space, make each meld with M, then G")
+
+        def chosen(i: int) -> None:
+            if i < len(offers):
+                self.act(offers[i])
+            else:
+                self.message = Text("Select a meld's cards with ←/→ and Space, press M, repeat; then G.",
+                                    style="cyan")
+                self.refresh_all()
+
+        self.choose(f"Go down ({v.contract}) with these melds?", options, chosen)
+
+    def _meld_of(self, cards: list[Card], v: PlayerView) -> list[MeldSpec] | None:
+        """One meld of the selected cards: a set when the naturals share a rank, otherwise a run in
+        its order (the wilds' place is asked when it is ambiguous, so None while asking)."""
+        rules = v.rules
+        naturals = {c & 15 for c in cards if not rules.is_wild(c)}
+        kind: MeldKind = "set" if len(naturals) <= 1 else "run"
+        if kind == "set":
+            return [MeldSpec("set", tuple(sorted(cards, key=sort_key)))]
+        options = run_arrangements(cards, rules)
+        if len(options) <= 1:
+            return [MeldSpec("run", tuple(options[0].cards) if options else tuple(cards))]
+
+        def placed(i: int) -> None:
+            self.groups.append((MeldSpec("run", tuple(options[i].cards)),))
+            self.selected.clear()
+            self.refresh_all()
+
+        self.choose("Where do the wilds go in this run?",
+                    [f"{' '.join(render.card_label(c) for c in m.cards)}  ({', '.join(m.wild_meanings(rules))})"
+                     for m in options], placed)
+        return None
+
+    def action_make_meld(self) -> None:
+        v = self.view()
+        if not self.selected:
+            self.refuse("select the meld's cards first (←/→ to move, Space to select)")
+            return
+        made = self._meld_of(list(self.selected.elements()), v)
+        if made is not None:
+            self.groups.append(tuple(made))
+            self.selected.clear()
+            self.refresh_all()
+
+    def action_toggle_select(self) -> None:
+        card = self._card_at_cursor()
+        v = self.current_view
+        if card is None or v is None:
+            return
+        marks = self.card_marks(self.hand_cards())
+        if marks[self.cursor] == "✓":
+            self.selected[card] -= 1
+            self.selected = +self.selected
+        elif marks[self.cursor] == "":
+            self.selected[card] += 1
+        self.refresh_prompt()
+        self.refresh_hand()
+
+    def action_clear(self) -> None:
+        self.selected.clear()
+        self.groups = []
+        self.message = Text()
+        self.refresh_prompt()
+        self.refresh_hand()
+
+    def action_cursor(self, step: int) -> None:
+        n = len(self.hand_cards())
+        if n:
+            self.cursor = (self.cursor + step) % n
+        self.refresh_hand()
+
+    def action_cursor_to(self, index: int) -> None:
+        n = len(self.hand_cards())
+        self.cursor = index % n if n else 0
+        self.refresh_hand()
+
+    def action_sort(self) -> None:
+        card = self._card_at_cursor()
+        self.sort_by = "rank" if self.sort_by == "suit" else "suit"
+        if card is not None:
+            self.cursor = self.hand_cards().index(card)
+        self.say(f"Hand sorted by {self.sort_by}.", "dim")
+        self.refresh_hand()
+
+    def action_moves(self) -> None:
+        v = self.view()
+        legal = list(v.legal)
+        if not legal:
+            self.refuse("you have no move now: other players are to act")
+            return
+        if all(isinstance(a, Cut) for a in legal):
+            self.action_cut_or_call()
+            return
+        names = self.session.names
+        self.choose_action("Every legal move:", legal, lambda a: render.describe_action(a, v, names))
+
+    def action_hint(self) -> None:
+        v = self.view()
+        if not self.hints:
+            self.say("Hints are switched off for this game.", "dim")
+            return
+        if not v.legal:
+            self.say("Hint: nothing to do now — the others are to act.", "dim")
+            return
+        text = self.hint_text(v)
+        self.message = Text(text, style="bold green")
+        self.say(text, "green")
+        self.refresh_prompt()
+
+    def hint_text(self, v: PlayerView) -> str:
+        try:  # the coach is imported only when asked for
+            advise = importlib.import_module("shanghai.bots.coach").advise
+        except (ImportError, AttributeError):
+            advise = None
+        if advise is not None:
+            try:
+                advice = advise(v, seed=0)
+                return f"Hint: {self._advice_words(advice.action, v)} — {advice.reason}"
+            except (ShanghaiError, ValueError) as exc:  # the coach must not stop the game
+                return f"Hint: the coach has no advice here ({exc})"
+        down = next((a for a in v.legal if isinstance(a, GoDown)), None)
+        if down is not None:
+            return f"Hint: go down now (G) — {render.go_down_text(v, down.melds)}"
+        from shanghai.bots import make_player
+
+        action = make_player("greedy", 0).choose(v)
+        return (f"Hint: {self._advice_words(action, v)} — what the greedy computer player would "
+                f"do here (the coach is not installed)")
+
+    def _advice_words(self, action: Action, v: PlayerView) -> str:
+        """'discard K♥', 'go down: set ...': the action as advice to the person."""
+        words = render.describe_action(action, v, self.session.names)
+        return words.removeprefix("You ")
+
+    def action_score_pad(self) -> None:
+        v = self.view()
+        self.busy = True
+
+        def done(_: None = None) -> None:
+            self.busy = False
+            self.advance()
+
+        self.app.push_screen(InfoScreen("Score pad", render.score_pad(v, self.session.names),
+                                        footer="Press Enter to go back."), done)
+
+    def action_quit_game(self) -> None:
+        self.shanghai_app.exit(0)
+
+    def action_scroll_melds(self, direction: int) -> None:
+        box = self.query_one("#melds-box", VerticalScroll)
+        if direction < 0:
+            box.scroll_page_up()
+        else:
+            box.scroll_page_down()
+
+    def action_keys(self) -> None:
+        self.busy = True
+
+        def done(_: None = None) -> None:
+            self.busy = False
+            self.advance()
+
+        self.app.push_screen(InfoScreen("Keys", render.KEYS_HELP, footer="Press Enter to go back."), done)
