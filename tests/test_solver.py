@@ -347,6 +347,19 @@ def test_solver_forbidden_leftover_matches_brute_force(name: str) -> None:
     assert differs > 0  # the forbidden count matters in some hands
 
 
+@pytest.mark.parametrize("name", ["isra", "may-i", "family-10", "contract-10"])
+def test_solver_going_out_matches_brute_force(name: str) -> None:
+    """The engine's check for going out at once: every count but 0 forbidden."""
+    rules = RULES[name]
+    rng = random.Random(f"out-{name}")
+    contracts = _contracts(rules)
+    for _ in range(HANDS_PER_PRESET // 4):
+        contract = rng.choice(contracts)
+        size = rng.randint(max(8, contract.min_cards), 12)
+        hand = random_hand(rng, rules, contract, size, rng.choice((0, 1, 2, 3)))
+        compare(hand, contract, rules, tuple(range(1, len(hand) + 1)))
+
+
 _POOL = [*parse_cards("AH 2H 3H 4H 5H 6H 7H 8H 5S 6S 7S 8S 2S 2C 5D 5C 7D AS KH QH"), JOKER]
 
 

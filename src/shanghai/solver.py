@@ -1,11 +1,24 @@
 """The contract solver: does a hand meet a contract, and which arrangement leaves the fewest points?
 
-Exact by construction: a depth-first search lays the contract's runs first (every interval, every
-choice of natural or wild in each place), then its sets (a minimal core per set), and finally lets
-the sets absorb every remaining natural of their rank and every wild they can hold, since adding
-such a card never makes a set illegal. A bound (points laid so far plus all points still in hand)
-prunes branches that cannot beat the best arrangement found. ``tests/test_solver.py`` checks it
-against an independent brute force over all sub-multisets of thousands of random hands.
+Exact by construction, in two parts:
+
+* ``_Fast`` (every contract whose sets are of one size and runs of one size, with no count of
+  leftover cards forbidden, or where the best arrangement leaves an allowed count): points melded
+  are natural points plus the points of the wilds melded, the most valuable first, so naturals are
+  counts per card and wilds a number. Runs only: runs of different suits share only the wilds, so
+  each suit gets a table of the most natural points j runs of it give with exactly w wilds, and the
+  tables combine (the richest suit last, searched against what the others give). Sets absorb every
+  natural of their rank the runs leave and the wilds they can hold; which ranks is a small branch and
+  bound. Sets and runs: a depth-first search over the runs with a bound, each leaf closed by the sets.
+  The comments in ``_Fast`` say why each shortcut loses no arrangement.
+* ``_Search`` (any contract, and counts of cards that may not be left): a depth-first search that
+  lays the contract's runs first (every interval, every choice of natural or wild in each place),
+  then its sets (a minimal core per set), and finally lets the sets absorb every remaining natural of
+  their rank and every wild they can hold.
+
+``tests/test_solver.py`` checks both against an independent brute force over all sub-multisets of
+thousands of random hands; ``tests/test_solver_corpus.py`` checks the corpus of
+``benchmarks/data/solver_corpus.jsonl`` against its stored answers and an integer program.
 
 >>> from shanghai.rules import preset
 >>> from shanghai.cards import parse_cards
@@ -17,12 +30,15 @@ against an independent brute force over all sub-multisets of thousands of random
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import cast
 
-from shanghai.cards import JOKER, Card, card_text, make_card
+from shanghai.cards import ALL_NATURALS, JOKER, Card, card_text, make_card
 from shanghai.melds import Meld, _check_run_layout, check_set
 from shanghai.rules.model import Contract, MeldRequirement, Rules
 
@@ -271,6 +287,1102 @@ def _subsets(items: list[int], most: int) -> list[tuple[int, ...]]:
     return out
 
 
+
+# =================================================================================================
+# The fast exact solver (every set of one size, every run of one size)
+#
+# Points melded = natural points melded + the points of the wilds melded, and which wilds are melded
+# never matters but for their number: the most valuable ones are. So every part of the search works
+# with natural cards as counts (suit * 16 + rank) and with wilds as a number.
+#
+# * Runs only: runs of different suits share nothing but the wilds. For each suit, the multisets of
+#   run extents (intervals of places) are searched, each run taking every natural in its extent (a
+#   card that runs of the suit both cover, with too few copies for all, goes to any of them: each
+#   sharing is tried); a wild may also take the place of a natural ("parking" a wild that has no
+#   other place), the cheapest naturals first within the wild limit (a parked natural is left in
+#   hand, so the cheapest is best). That gives, per suit, the most natural points for j runs using
+#   exactly w wilds; the tables combine, and the suit with the most extents is searched last,
+#   against the best the other suits and the wilds add to each of its entries (one bound).
+#   Branches are cut by the natural points still reachable from the current place up, and by the
+#   fewest wilds the runs need.
+# * Sets: the sets of a contract absorb every natural of their rank left by the runs, and wilds up to
+#   their capacity; which ranks to take is a small branch and bound over the ranks (``set_best``).
+# * Sets and runs: a depth-first search over the runs' extents, each leaf closed by ``set_best``,
+#   cut by a bound (the runs' points plus the best the sets could do with the cards left). Where a
+#   set may hold any wild (no "naturals-majority"), a wild at the end of a run longer than needed
+#   may as well go to a set, and a run never gives up a natural (the set would need one wild more
+#   for it, the run one less). With "naturals-majority", a run may give up a natural a set can use
+#   (of a rank with enough naturals for a set; with one set in the contract, each rank is tried for
+#   it in turn, and only that rank's naturals), and parks wilds as above.
+# * A black 2 played as a natural (a split of the hand) is tried only where it can be of use as one.
+# =================================================================================================
+
+class _Info:
+    """Facts of a Rules value the fast solver reads, computed once per Rules object."""
+
+    __slots__ = (
+        "hi_place",
+        "lo_place",
+        "majority",
+        "min_pt",
+        "no_adjacent",
+        "pts",
+        "rules",
+        "same_rank_sets",
+        "separated",
+        "wild",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.pts = [rules.points(c) if c == JOKER or (1 <= (c & 15) <= 13 and c < 64) else 0
+                    for c in range(65)]
+        self.lo_place = 2 if rules.aces == "high-only" else 1
+        self.hi_place = 13 if rules.aces == "low-only" else 14
+        self.majority = rules.wild_limit == "naturals-majority"
+        self.no_adjacent = rules.wild_limit == "no-adjacent-in-runs"
+        self.separated = rules.same_suit_runs == "separated"
+        self.same_rank_sets = rules.same_rank_sets
+        self.min_pt = min(self.pts[c] for c in ALL_NATURALS)
+        self.wild = [rules.is_wild(c) for c in range(65)]
+
+
+_INFOS: dict[int, _Info] = {}
+
+
+def _info(rules: Rules) -> _Info:
+    info = _INFOS.get(id(rules))
+    if info is None or info.rules is not rules:
+        if len(_INFOS) > 64:
+            _INFOS.clear()
+        info = _INFOS[id(rules)] = _Info(rules)
+    return info
+
+
+# A run as laid: (suit, low place, high place, cards of its places, natural flag per place)
+_Run = tuple[int, int, int, tuple[int, ...], tuple[bool, ...]]
+# A run option: (natural points, wilds, suit, low, high, cards, places that want a natural)
+_Option = tuple[int, int, int, int, int, tuple[int, ...], tuple[bool, ...]]
+# Sets as chosen: ((rank, number of sets on it, core wilds), ...), wild-only sets, wilds in sets
+_SetPlan = tuple[tuple[tuple[int, int, int], ...], int, int]
+
+
+# Extents of runs of one suit: (low, high, cards) each, the places holding a natural, the natural
+# points, the gaps; and the natural points of places 1..p for each place p (``cum[p]``)
+_Extents = tuple[tuple[tuple[int, int, tuple[int, ...]], ...], tuple[tuple[bool, ...], ...],
+                 tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _intervals(counts: list[int], suit: int, m: int, wilds: int, info: _Info, trim: bool = False
+               ) -> _Extents:
+    """Every extent (low, high, cards) a run of ``suit`` may take when it lays every natural it
+    covers and wilds in the other places: at most ``wilds`` gaps, within the wild limit. ``trim``:
+    only those of the least size or with naturals at both ends (where a set can take any wild, a
+    wild at the end of a longer run may as well go there)."""
+    base = suit * 16
+    mask = 0
+    n = 0
+    for r in range(1, 14):
+        if counts[base + r]:
+            mask |= 1 << r
+            n += 1
+    if n + wilds < m:
+        return _NO_EXTENTS
+    if mask & 2:
+        mask |= 1 << 14
+    return _extents(info, suit, mask, m, wilds, trim)
+
+
+_NO_EXTENTS: _Extents = ((), (), (), (), ())
+_SUIT_CARDS = tuple(tuple([0] + [s * 16 + r for r in range(1, 14)] + [s * 16 + 1]) for s in range(4))
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _extents(info: _Info, suit: int, mask: int, m: int, wilds: int, trim: bool) -> _Extents:
+    """``_intervals`` for the places in ``mask`` (bit p: place p holds a natural)."""
+    triples: list[tuple[int, int, tuple[int, ...]]] = []
+    all_flags: list[tuple[bool, ...]] = []
+    natps: list[int] = []
+    all_gaps: list[int] = []
+    suit_cards = _SUIT_CARDS[suit]
+    pts = info.pts
+    present = tuple(bool(mask >> p & 1) for p in range(15))
+    cum = [0] * 16
+    for p in range(1, 15):
+        cum[p] = cum[p - 1] + (pts[suit_cards[p]] if present[p] else 0)
+    lo_place, hi_place = info.lo_place, info.hi_place
+    majority, no_adjacent = info.majority, info.no_adjacent
+    for lo in range(lo_place, hi_place - m + 2):
+        gaps = nat = 0
+        prev_gap = False
+        for p in range(lo, min(hi_place, lo + 12) + 1):
+            if present[p]:
+                nat += 1
+                prev_gap = False
+            else:
+                gaps += 1
+                if gaps > wilds or (no_adjacent and prev_gap):
+                    break
+                prev_gap = True
+            if p - lo + 1 >= m and nat and (not majority or gaps < nat) and \
+                    (not trim or p - lo + 1 == m or (present[lo] and present[p])):
+                triples.append((lo, p, suit_cards[lo:p + 1]))
+                all_flags.append(present[lo:p + 1])
+                natps.append(cum[p] - cum[lo - 1])
+                all_gaps.append(gaps)
+    return tuple(triples), tuple(all_flags), tuple(natps), tuple(all_gaps), tuple(cum)
+
+
+def _valid_flags(flags: Sequence[bool], info: _Info) -> bool:
+    nat = sum(flags)
+    if nat == 0:
+        return False
+    if info.majority and len(flags) - nat >= nat:
+        return False
+    if info.no_adjacent:
+        prev = True
+        for f in flags:
+            if not f and not prev:
+                return False
+            prev = f
+    return True
+
+
+def _park_options(cards: tuple[int, ...], flags: tuple[bool, ...], most: int, info: _Info
+                  ) -> list[tuple[int, tuple[int, ...]] | None]:
+    """For t = 0..most wilds put in place of naturals of this run: the fewest natural points that
+    costs and the places (indices) to change, or None where the wild limit allows no way."""
+    pts = info.pts
+    nat_idx = [i for i, f in enumerate(flags) if f]
+    n = len(nat_idx)
+    w = len(flags) - n
+    out: list[tuple[int, tuple[int, ...]] | None] = [(0, ())]
+    if not info.no_adjacent:
+        order = sorted(nat_idx, key=lambda i: pts[cards[i]])
+        cost = 0
+        for t in range(1, most + 1):
+            if t > n - 1 or (info.majority and w + t >= n - t):
+                out.append(None)
+                continue
+            cost += pts[cards[order[t - 1]]]
+            out.append((cost, tuple(order[:t])))
+        return out
+    # No two wilds side by side: a small dynamic programme along the run.
+    # state: (previous place is wild, wilds added) -> (cost, places)
+    states: dict[tuple[bool, int], tuple[int, tuple[int, ...]]] = {(False, 0): (0, ())}
+    last = len(flags) - 1
+    for i, f in enumerate(flags):
+        nxt: dict[tuple[bool, int], tuple[int, tuple[int, ...]]] = {}
+        for (prev_wild, t), (cost, chosen) in states.items():
+            if not f:
+                if not prev_wild:
+                    old = nxt.get((True, t))
+                    if old is None or old[0] > cost:
+                        nxt[(True, t)] = (cost, chosen)
+                continue
+            old = nxt.get((False, t))
+            if old is None or old[0] > cost:
+                nxt[(False, t)] = (cost, chosen)
+            if t < most and not prev_wild and (i == last or flags[i + 1]):
+                c2 = cost + pts[cards[i]]
+                old = nxt.get((True, t + 1))
+                if old is None or old[0] > c2:
+                    nxt[(True, t + 1)] = (c2, (*chosen, i))
+        states = nxt
+    for t in range(1, most + 1):
+        found = [v for (_, tt), v in states.items() if tt == t]
+        out.append(min(found) if found and t <= n - 1 else None)
+    return out
+
+
+def _assignments(runs: Sequence[tuple[int, int, tuple[int, ...]]], counts: list[int],
+                 wants: Sequence[tuple[bool, ...]] | None = None) -> list[list[tuple[bool, ...]]]:
+    """Every way runs of one suit may share the naturals they all cover (flags per run): a card
+    wanted by more runs than it has copies goes to any of them. ``wants``: the places where each
+    run takes a natural when there is one (every place by default)."""
+    if wants is None:
+        base = [[counts[c] > 0 for c in cards] for _, _, cards in runs]
+    else:
+        base = [[f and counts[c] > 0 for c, f in zip(cards, fl, strict=True)]
+                for (_, _, cards), fl in zip(runs, wants, strict=True)]
+    occ: dict[int, list[tuple[int, int]]] = {}
+    for ri, (_, _, cards) in enumerate(runs):
+        for pi, c in enumerate(cards):
+            if base[ri][pi]:
+                occ.setdefault(c, []).append((ri, pi))
+    contested = [(lst, counts[c]) for c, lst in occ.items() if len(lst) > counts[c]]
+    if not contested:
+        return [[tuple(f) for f in base]]
+    out: list[list[tuple[bool, ...]]] = []
+    per_card = [list(itertools.combinations(lst, k)) for lst, k in contested]
+    for pick in itertools.product(*per_card):
+        flags = [list(f) for f in base]
+        for (lst, _), chosen in zip(contested, pick, strict=True):
+            for ri, pi in lst:
+                flags[ri][pi] = (ri, pi) in chosen
+        out.append([tuple(f) for f in flags])
+    return out
+
+
+class _Found(Exception):
+    pass
+
+
+def _fewest_wilds(counts: list[int], extents: _Extents, most_runs: int, wilds: int, info: _Info,
+                  only_most: bool = False) -> list[int]:
+    """The fewest wilds j runs of one suit need, for j = 0..most_runs (``wilds`` + 1: more than
+    ``wilds``). ``only_most``: only lower bounds, and the search stops at the first ``most_runs``
+    runs within ``wilds`` (it tells whether this suit alone may hold them all)."""
+    ivs, _, _, gaps, _ = extents
+    J = most_runs
+    wmin = [0] + [wilds + 1] * J
+    if not ivs:
+        return wmin
+    if J == 1:
+        wmin[1] = min(gaps)
+        return wmin
+    use = [0] * 65
+    sep = info.separated
+    chosen: list[tuple[int, int, tuple[int, ...]]] = []
+    n_ivs = len(ivs)
+    suit_cards = _SUIT_CARDS[ivs[0][2][0] >> 4]
+    m = min(hi - lo + 1 for lo, hi, _ in ivs)
+
+    # Runs of one suit kept apart come in the order of their places: the next one starts two
+    # places after the last one ends, with room for the rest.
+    first_at = [n_ivs] * 17
+    for i in range(n_ivs - 1, -1, -1):
+        first_at[ivs[i][0]] = i
+    for p in range(15, -1, -1):
+        first_at[p] = min(first_at[p], first_at[p + 1])
+
+    def fewest(start: int, w: int) -> None:
+        j = len(chosen)
+        last_lo = -1
+        avail = 0
+        for i in range(start, n_ivs):
+            if w + gaps[i] >= wmin[J] and (only_most or w + gaps[i] >= wmin[j + 1]):
+                continue
+            lo, hi, cards = ivs[i]
+            if sep and any(lo <= h2 + 1 and hi >= l2 - 1 for l2, h2, _ in chosen):
+                continue
+            if only_most and lo != last_lo:
+                # the naturals left at this place and above: all that the later runs can use
+                last_lo = lo
+                avail = 0
+                for p in range(lo, 15):
+                    c = suit_cards[p]
+                    if counts[c] > use[c]:
+                        avail += counts[c] - use[c]
+            dw = 0
+            for c in cards:
+                use[c] += 1
+                if use[c] > counts[c]:
+                    dw += 1
+            if w + dw < wmin[j + 1]:
+                wmin[j + 1] = w + dw
+                if only_most and j + 1 == J:
+                    raise _Found  # the suit holds the runs with the wilds there are
+            # with ``only_most``, the runs after this one need a wild for each place the
+            # naturals left cannot fill
+            short = (J - j - 1) * m - (avail - len(cards) + dw) if only_most else 0
+            if j + 1 < J and w + dw + max(0, short) < wmin[J]:
+                chosen.append(ivs[i])
+                if not sep:
+                    fewest(i, w + dw)
+                elif info.hi_place - hi - 1 >= m:
+                    fewest(first_at[min(hi + 2, 16)], w + dw)
+                chosen.pop()
+            for c in cards:
+                use[c] -= 1
+
+    try:
+        fewest(0, 0)
+    except _Found:
+        wmin[J] = 0  # (a lower bound: the search stopped at the first runs within the wilds)
+    if only_most:
+        n = sum(counts[c] for c in suit_cards[1:14])
+        wmin[1] = min(gaps)
+        for j in range(2, J):
+            wmin[j] = max(0, j * m - n)
+    for j in range(J - 1, 0, -1):
+        wmin[j] = min(wmin[j], wmin[j + 1])
+    return wmin
+
+
+def _runs_least_wilds(per_suit: list[list[int]], runs: int) -> int:
+    """The fewest wilds ``runs`` runs need over the suits, from each suit's fewest."""
+    best = [0] + [1 << 20] * runs
+    for wmin in per_suit:
+        nxt = list(best)
+        for j1 in range(runs + 1):
+            if best[j1] >= 1 << 20:
+                continue
+            for j2 in range(1, runs - j1 + 1):
+                if j2 < len(wmin) and best[j1] + wmin[j2] < nxt[j1 + j2]:
+                    nxt[j1 + j2] = best[j1] + wmin[j2]
+        best = nxt
+    return best[runs]
+
+
+class _Fast:
+    """One split of a hand into naturals (``counts``) and wilds (their points, most first)."""
+
+    def __init__(self, info: _Info, counts: list[int], wild_values: list[int], n_sets: int,
+                 set_size: int, n_runs: int, run_size: int, incumbent: int = -1,
+                 tables: dict[tuple[int, ...], tuple[int, int, dict[tuple[int, int], tuple[int, tuple[_Run, ...]]]]]
+                 | None = None) -> None:
+        self.info = info
+        self.counts = counts
+        self.W = len(wild_values)
+        wp = [0]
+        for v in wild_values:
+            wp.append(wp[-1] + v)
+        self.WP = wp
+        self.k_sets, self.m_set = n_sets, set_size
+        self.k_runs, self.m_run = n_runs, run_size
+        self.best_value = incumbent  # only a better arrangement than this is kept
+        self.best_runs: tuple[_Run, ...] = ()
+        self.best_plan: _SetPlan | None = None
+        self._set_memo: dict[tuple[object, ...], tuple[int, _SetPlan | None]] = {}
+        self._least_memo: dict[tuple[int, ...], int] = {}
+        self._fixed_rank = 0  # the rank of the contract's one set, when fixed (majority rule)
+        self._runs_prep: tuple[int, list[int], list[_Option]] | None = None
+        # Suit tables of the hand's other splits into naturals and wilds (black 2s): a table with
+        # more wilds and fewer runs required holds every entry of one with fewer and more.
+        self._tables = {} if tables is None else tables
+
+    def solve(self) -> bool:
+        if self.k_runs == 0:
+            value, plan = self.set_best(self.counts, 0)
+            if plan is None or value <= self.best_value:
+                return False
+            self.best_value, self.best_plan = value, plan
+            return True
+        if self.k_sets == 0:
+            return self.runs_only()
+        if self.k_sets == 1 and self.info.majority:
+            # One set: try each rank for it, the richest first; a run then gives up (for a wild)
+            # only a natural of that rank.
+            counts, pts, m = self.counts, self.info.pts, self.m_set
+            ranks = []
+            for r in range(1, 14):
+                n = counts[r] + counts[16 + r] + counts[32 + r] + counts[48 + r]
+                if n >= (m + 2) // 2 and n + self.W >= m:
+                    ranks.append((sum(counts[c] * pts[c] for c in range(r, 64, 16)), r))
+            for _, r in sorted(ranks, reverse=True):
+                self._fixed_rank = r
+                self.mixed()
+            self._fixed_rank = 0
+            return self.best_plan is not None
+        return self.mixed()
+
+    # -- sets -------------------------------------------------------------------------------------
+    def set_best(self, counts: list[int], w_runs: int, nat_only: bool = False
+                 ) -> tuple[int, _SetPlan | None]:
+        """The most the contract's sets can meld from ``counts`` with the wilds the runs left:
+        their natural points plus the points of all the wilds melded (``w_runs`` by the runs), or
+        only their natural points (``nat_only``, a bound for any number of wilds the runs use)."""
+        if self._fixed_rank:
+            return self._one_set(counts, w_runs, nat_only)
+        key = (tuple(counts), w_runs, nat_only)
+        found = self._set_memo.get(key)
+        if found is not None:
+            return found
+        info = self.info
+        pts = info.pts
+        m, k = self.m_set, self.k_sets
+        majority = info.majority
+        least = (m + 2) // 2 if majority else 1  # naturals one set needs at the least
+        w_avail = self.W - w_runs
+        ranks: list[tuple[int, int, int]] = []
+        for r in range(1, 14):
+            n = counts[r] + counts[16 + r] + counts[32 + r] + counts[48 + r]
+            if n >= least:
+                p = (counts[r] * pts[r] + counts[16 + r] * pts[16 + r] + counts[32 + r] * pts[32 + r]
+                     + counts[48 + r] * pts[48 + r])
+                ranks.append((p, r, n))
+        ranks.sort(reverse=True)
+        wp = self.WP
+        top = wp[self.W] if not nat_only else 0
+        best_v = -1
+        best_plan: _SetPlan | None = None
+        multi = info.same_rank_sets
+        chosen: list[tuple[int, int, int]] = []
+
+        def finish(val: int, wl: int, cap: int, wild_only: int) -> None:
+            nonlocal best_v, best_plan
+            if nat_only:
+                v = val
+                sw = 0
+            else:
+                sw = (w_avail - wl) + min(cap, wl) if majority else w_avail
+                v = val + wp[w_runs + sw]
+            if v > best_v:
+                best_v = v
+                best_plan = (tuple(chosen), wild_only, sw)
+
+        def rec(i: int, left: int, wl: int, val: int, cap: int) -> None:
+            if left == 0:
+                finish(val, wl, cap, 0)
+                return
+            if not majority and left * m <= wl:
+                finish(val, wl - left * m, cap, left)
+            ub = val + top
+            for p, _, _ in ranks[i:i + left]:
+                ub += p
+            if ub <= best_v:
+                return
+            for idx in range(i, len(ranks)):
+                p, r, n = ranks[idx]
+                if val + p + top + (left - 1) * p <= best_v:
+                    break  # the ranks after are worth no more
+                for j in range(1, (left if multi else 1) + 1):
+                    if n < j * least:
+                        break
+                    cost = j * m - n if j * m > n else 0
+                    if cost > wl:
+                        break
+                    chosen.append((r, j, cost))
+                    rec(idx + 1, left - j, wl - cost, val + p, cap + (n - j - cost if majority else 0))
+                    chosen.pop()
+
+        rec(0, k, w_avail, 0, 0)
+        result = (best_v, best_plan)
+        self._set_memo[key] = result
+        return result
+
+    def _one_set(self, counts: list[int], w_runs: int, nat_only: bool) -> tuple[int, _SetPlan | None]:
+        """``set_best`` for one set of the rank ``self._fixed_rank`` (more naturals than wilds)."""
+        r, m = self._fixed_rank, self.m_set
+        n = counts[r] + counts[16 + r] + counts[32 + r] + counts[48 + r]
+        core = m - n if m > n else 0
+        w_avail = self.W - w_runs
+        if n < (m + 2) // 2 or core > w_avail:
+            return -1, None
+        pts = self.info.pts
+        p = counts[r] * pts[r] + counts[16 + r] * pts[16 + r] + counts[32 + r] * pts[32 + r] \
+            + counts[48 + r] * pts[48 + r]
+        if nat_only:
+            return p, None
+        set_wilds = core + min(n - 1 - core, w_avail - core)
+        return p + self.WP[w_runs + set_wilds], (((r, 1, core),), 0, set_wilds)
+
+    def sets_least_wilds(self, counts: list[int]) -> int:
+        """The fewest wilds the contract's sets need with the naturals in ``counts`` (more than
+        ``self.W`` when they cannot be made)."""
+        if self._fixed_rank:
+            r, m = self._fixed_rank, self.m_set
+            n = counts[r] + counts[16 + r] + counts[32 + r] + counts[48 + r]
+            return self.W + 1 if n < (m + 2) // 2 else max(0, m - n)
+        key = tuple(counts)
+        found = self._least_memo.get(key)
+        if found is not None:
+            return found
+        m, k = self.m_set, self.k_sets
+        majority = self.info.majority
+        least = (m + 2) // 2 if majority else 1
+        costs: list[int] = [] if majority else [m] * k  # sets of wilds alone
+        for r in range(1, 14):
+            n = counts[r] + counts[16 + r] + counts[32 + r] + counts[48 + r]
+            before = 0
+            for j in range(1, (k if self.info.same_rank_sets else 1) + 1):
+                if n < j * least:
+                    break
+                now = j * m - n if j * m > n else 0
+                costs.append(now - before)
+                before = now
+        if len(costs) < k:
+            result = self.W + 1
+        else:
+            costs.sort()
+            result = sum(costs[:k])
+        self._least_memo[key] = result
+        return result
+
+    # -- runs only --------------------------------------------------------------------------------
+    def suit_table(self, suit: int, extents: _Extents, j_min: int, most: int,
+                   addon: dict[tuple[int, int], int] | None = None, wmin: list[int] | None = None
+                   ) -> dict[tuple[int, int], tuple[int, tuple[_Run, ...]]]:
+        """For j runs of ``suit`` (``j_min`` or more: the other suits cannot hold the rest) using
+        exactly w wilds: the most natural points, and the runs.
+
+        With ``addon`` (for each (j, w), the most the other suits and the wilds add to it), only
+        the entries that beat ``self.best_value`` (with their addon) are kept, and the search
+        prunes against that single figure."""
+        info = self.info
+        counts, W, J = self.counts, self.W, most  # at most ``most`` runs in this suit
+        table: dict[tuple[int, int], tuple[int, tuple[_Run, ...]]] = {}
+        if j_min == 0:
+            table[(0, 0)] = (0, ())
+        ivs, _, nominal, gaps, cum = extents
+        if not ivs:
+            return table
+        pts = info.pts
+        sep = info.separated
+        base = suit * 16
+        # Points of the naturals at each place and above: no run chosen after one starting at
+        # ``lo`` covers a place below ``lo`` (the runs are tried by their low place).
+        suffix = [0] * 16
+        for p in range(14, 0, -1):
+            c = base + 1 if p == 14 else base + p
+            suffix[p] = suffix[p + 1] + counts[c] * pts[c]
+        total = sum(counts[c] * pts[c] for c in range(base + 1, base + 14))
+        use = [0] * 65
+        chosen: list[tuple[int, int, tuple[int, ...]]] = []
+        chosen_i: list[int] = []
+        n_ivs = len(ivs)
+        to_park: list[tuple[int, int, int, tuple[int, ...]]] = []
+
+        version = [0]
+        target = [self.best_value]
+
+        def improves(key: tuple[int, int], value: int) -> bool:
+            if addon is None:
+                cur = table.get(key)
+                return cur is None or value > cur[0]
+            more = addon.get(key)
+            return more is not None and value + more > target[0]
+
+        def store(j: int, w: int, value: int, flags_list: Sequence[tuple[bool, ...]] | None,
+                  runs: Sequence[tuple[int, int, tuple[int, ...]]]) -> None:
+            version[0] += 1
+            if addon is not None:
+                target[0] = value + addon[(j, w)]
+            if flags_list is None:
+                flags_list = [tuple(counts[c] > 0 for c in cards) for _, _, cards in runs]
+            table[(j, w)] = (value, tuple((suit, lo, hi, cards, f) for (lo, hi, cards), f
+                                          in zip(runs, flags_list, strict=True)))
+
+        def park(j: int, w: int, natp: int, runs: Sequence[tuple[int, int, tuple[int, ...]]],
+                 flags_list: Sequence[tuple[bool, ...]]) -> None:
+            most = W - w
+            comb: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {0: (0, ())}
+            for (_, _, cards), flags in zip(runs, flags_list, strict=True):
+                options = _park_options(cards, flags, most, info)
+                nxt: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {}
+                for t1, (c1, ch1) in comb.items():
+                    for t2 in range(most - t1 + 1):
+                        o = options[t2] if t2 < len(options) else None
+                        if o is None:
+                            continue
+                        old = nxt.get(t1 + t2)
+                        if old is None or old[0] > c1 + o[0]:
+                            nxt[t1 + t2] = (c1 + o[0], (*ch1, o[1]))
+                comb = nxt
+            for t, (cost, places) in comb.items():
+                if t == 0:
+                    continue
+                if improves((j, w + t), natp - cost):
+                    new_flags = [tuple(False if i in pl else f for i, f in enumerate(flags))
+                                 for flags, pl in zip(flags_list, places, strict=True)]
+                    store(j, w + t, natp - cost, new_flags, runs)
+
+        def evaluate(w: int, natp: int, contested: int) -> None:
+            j = len(chosen)
+            if j < j_min:
+                return
+            if w < W:
+                to_park.append((j, w, natp, tuple(chosen_i)))
+            if not improves((j, w), natp):
+                return
+            if contested == 0:
+                store(j, w, natp, None, chosen)  # each extent alone is within the wild limit
+                return
+            for flags_list in _assignments(chosen, counts):
+                if all(_valid_flags(f, info) for f in flags_list):
+                    store(j, w, natp, flags_list, chosen)
+                    return
+
+        # The fewest wilds j runs of this suit need: a table entry below it never fills, and must
+        # not keep the bound from pruning.
+        if wmin is None:
+            wmin = _fewest_wilds(counts, extents, J, W, info)
+        first_at = [n_ivs] * 17
+        for i in range(n_ivs - 1, -1, -1):
+            first_at[ivs[i][0]] = i
+        for p in range(15, -1, -1):
+            first_at[p] = min(first_at[p], first_at[p + 1])
+        keys_at = {j: [(j, w2) for w2 in range(wmin[j], W + 1)] if j >= j_min else []
+                   for j in range(1, J + 1)}
+        group_end = [0] * n_ivs  # extents are listed by their low place
+        group_best = [0] * n_ivs
+        for i in range(n_ivs - 1, -1, -1):
+            same = i + 1 < n_ivs and ivs[i + 1][0] == ivs[i][0]
+            group_end[i] = group_end[i + 1] if same else i + 1
+            group_best[i] = max(nominal[i], group_best[i + 1]) if same else nominal[i]
+
+        def thresholds(keys: list[tuple[int, int]]) -> list[int]:
+            """thr[x]: the natural points a run arrangement using x wilds or more must beat to be
+            of use for one of ``keys`` (W + 1: none)."""
+            thr = [-1] * (W + 2)
+            thr[W + 1] = 1 << 30
+            if addon is not None:
+                most = -(1 << 30)
+                for x in range(W, -1, -1):
+                    for key in keys:
+                        if key[1] == x and addon.get(key, most) > most:
+                            most = addon[key]
+                    thr[x] = target[0] - most if most > -(1 << 30) else 1 << 30
+                return thr
+            for x in range(W, -1, -1):
+                thr[x] = thr[x + 1]
+                for key in keys:
+                    if key[1] == x:
+                        v = table.get(key, (-1,))[0]
+                        if v < thr[x]:
+                            thr[x] = v
+            return thr
+
+        def dfs(start: int, w: int, natp: int, contested: int) -> None:
+            j = len(chosen)
+            deeper = j + 1 < J
+            deep_keys = [key for jj in range(j + 2, J + 1) for key in keys_at[jj]]
+            last_lo = -1
+            seen = -1
+            thr_here: list[int] = []
+            thr_deep: list[int] = []
+            deep_bound = 0
+            i = start - 1
+            while i + 1 < n_ivs:
+                i += 1
+                iv = ivs[i]
+                lo, hi, cards = iv
+                if lo != last_lo:
+                    last_lo = lo
+                    if seen != version[0]:
+                        seen = version[0]
+                        thr_here = thresholds(keys_at[j + 1])
+                        thr_deep = thresholds(deep_keys) if deeper else []
+                    deep_bound = suffix[lo]
+                    for ci in chosen_i:
+                        lo_c, hi_c, _ = ivs[ci]
+                        if lo_c < lo:
+                            deep_bound += cum[min(hi_c, lo - 1)] - cum[lo_c - 1]
+                    deep_bound = min(deep_bound, total)  # an ace counts at both its places
+                    if (not deeper or deep_bound <= thr_deep[w]) and natp + group_best[i] <= thr_here[w]:
+                        i = group_end[i] - 1
+                        continue
+                x = w + gaps[i]
+                if x > W:
+                    continue
+                go_deeper = deeper and deep_bound > thr_deep[x]
+                if not go_deeper and natp + nominal[i] <= thr_here[x]:
+                    continue
+                if sep and any(lo <= h2 + 1 and hi >= l2 - 1 for l2, h2, _ in chosen):
+                    continue
+                dw = dp = dc = 0
+                for c in cards:
+                    u = use[c] + 1
+                    use[c] = u
+                    have = counts[c]
+                    if u > have:
+                        dw += 1
+                        if have and u == have + 1:
+                            dc += 1
+                    else:
+                        dp += pts[c]
+                if w + dw <= W:
+                    chosen.append(iv)
+                    chosen_i.append(i)
+                    evaluate(w + dw, natp + dp, contested + dc)
+                    if go_deeper:
+                        if not sep:
+                            dfs(i, w + dw, natp + dp, contested + dc)
+                        elif info.hi_place - hi - 1 >= self.m_run:
+                            # runs kept apart: the next starts two places after this one ends
+                            dfs(first_at[min(hi + 2, 16)], w + dw, natp + dp, contested + dc)
+                    chosen.pop()
+                    chosen_i.pop()
+                for c in cards:
+                    use[c] -= 1
+
+        dfs(0, 0, 0, 0)
+        # A wild in place of a natural, where nothing better uses that many wilds ("parking"),
+        # the richest arrangements first.
+        min_pt = info.min_pt
+        to_park.sort(key=lambda e: -e[2])
+        for j, w, natp, idx in to_park:
+            if not any(improves((j, w + t), natp - t * min_pt) for t in range(1, W - w + 1)):
+                continue
+            runs = [ivs[i] for i in idx]
+            for flags_list in _assignments(runs, counts):
+                if all(_valid_flags(f, info) for f in flags_list):
+                    park(j, w, natp, runs, flags_list)
+        return table
+
+    def runs_only(self) -> bool:
+        k, W = self.k_runs, self.W
+        all_ivs = [_intervals(self.counts, suit, self.m_run, W, self.info) for suit in range(4)]
+        # the most runs each suit could hold: its naturals and every wild, in runs of the least size
+        # (and each run needs this many naturals at the least: more than its wilds, or one in
+        # every other place, or one)
+        m = self.m_run
+        least = m // 2 + 1 if self.info.majority else max(1, m // 2) if self.info.no_adjacent else 1
+        caps = []
+        for suit, ivs in enumerate(all_ivs):
+            n = sum(self.counts[suit * 16 + 1:suit * 16 + 14])
+            caps.append(min(k, (n + W) // m, n // least) if ivs[0] else 0)
+        if sum(caps) < k:
+            return False
+        # The suit with the most extents is searched last, against the best the others allow;
+        # for it a bound on the fewest wilds its runs need does (its search prunes by points).
+        last = max(range(4), key=lambda suit: len(all_ivs[suit][0]) if caps[suit] else -1)
+        fewest: list[list[int]] = []
+        for suit, ivs in enumerate(all_ivs):
+            if suit != last or not ivs[0]:
+                fewest.append(_fewest_wilds(self.counts, ivs, caps[suit], W, self.info))
+            else:
+                fewest.append(_fewest_wilds(self.counts, ivs, caps[suit], W, self.info, only_most=True))
+        if _runs_least_wilds(fewest, k) > W:
+            return False
+        ceiling = self.WP[W]  # every natural some extent covers, and every wild
+        counts, pts = self.counts, self.info.pts
+        for suit, ext in enumerate(all_ivs):
+            cover = 0
+            for lo, hi, _ in ext[0]:
+                cover |= ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+            if cover & (1 << 14):
+                cover |= 2
+            for r in range(1, 14):
+                if cover >> r & 1:
+                    ceiling += counts[suit * 16 + r] * pts[suit * 16 + r]
+        if ceiling <= self.best_value:
+            return False
+        suits = [suit for suit in range(4) if caps[suit]]
+        combined: dict[tuple[int, int], tuple[int, tuple[_Run, ...]]] = {(0, 0): (0, ())}
+        for suit in suits:
+            if suit == last:
+                continue
+            j_min = max(0, k - (sum(caps) - caps[suit]))
+            key = (suit, *self.counts[suit * 16 + 1:suit * 16 + 14])
+            kept = self._tables.get(key)
+            if kept is not None and kept[0] >= W and kept[1] <= j_min:
+                table = kept[2]
+            else:
+                table = self.suit_table(suit, all_ivs[suit], j_min, caps[suit], wmin=fewest[suit])
+                self._tables[key] = (W, j_min, table)
+            nxt: dict[tuple[int, int], tuple[int, tuple[_Run, ...]]] = {}
+            for (j1, w1), (v1, r1) in combined.items():
+                for (j2, w2), (v2, r2) in table.items():
+                    j, w = j1 + j2, w1 + w2
+                    if j > k or w > W or j2 < j_min:
+                        continue
+                    old = nxt.get((j, w))
+                    if old is None or v1 + v2 > old[0]:
+                        nxt[(j, w)] = (v1 + v2, r1 + r2)
+            combined = nxt
+        wp = self.WP
+        addon: dict[tuple[int, int], int] = {}
+        partner: dict[tuple[int, int], tuple[_Run, ...]] = {}
+        for (j1, w1), (v1, r1) in combined.items():
+            for w in range(W - w1 + 1):
+                key = (k - j1, w)
+                v = v1 + wp[w + w1]
+                if key not in addon or v > addon[key]:
+                    addon[key] = v
+                    partner[key] = r1
+        j_min = max(0, k - (sum(caps) - caps[last]))
+        incumbent = self.best_value
+        table = self.suit_table(last, all_ivs[last], j_min, caps[last], addon, fewest[last])
+        for key, (v, runs) in table.items():
+            if key in addon and v + addon[key] > self.best_value:
+                self.best_value = v + addon[key]
+                self.best_runs = runs + partner[key]
+                self.best_plan = ((), 0, 0)
+        return self.best_value > incumbent
+
+    # -- sets and runs ----------------------------------------------------------------------------
+    def mixed(self) -> bool:
+        info = self.info
+        counts, W = self.counts, self.W
+        pts = info.pts
+        majority = info.majority
+        least = (self.m_set + 2) // 2 if majority else 1
+        rank_n = [0] * 16
+        for c in range(64):
+            if counts[c]:
+                rank_n[c & 15] += counts[c]
+        fixed = self._fixed_rank
+        # ranks whose naturals a set may take: the fixed one, or any with enough naturals
+        settable = [(r == fixed) if fixed else rank_n[r] >= least for r in range(16)]
+        # options: (natural points, wilds, suit, low, high, cards, places that want a natural)
+        if self._runs_prep is None:  # the same for every rank tried for a set
+            all_ext = [_intervals(counts, suit, self.m_run, W, info, not majority) for suit in range(4)]
+            if self.k_runs == 1:
+                fewest_runs = min((min(e[3]) for e in all_ext if e[0]), default=W + 1)
+            else:
+                fewest_runs = _runs_least_wilds([_fewest_wilds(counts, e, self.k_runs, W, info)
+                                                 for e in all_ext], self.k_runs)
+            covers = []
+            base: list[tuple[int, int, int, int, int, tuple[int, ...], tuple[bool, ...]]] = []
+            for suit, ext in enumerate(all_ext):
+                cover = 0
+                for (lo, hi, cards), flags, natp, nw in zip(*ext[:4], strict=True):
+                    cover |= ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+                    base.append((natp, nw, suit, lo, hi, cards, flags))
+                covers.append(cover | 2 if cover & (1 << 14) else cover)
+            base.sort(key=_first_down)
+            self._runs_prep = (fewest_runs, covers, base)
+        fewest_runs, covers, base = self._runs_prep
+        if fewest_runs + self.sets_least_wilds(counts) > W:
+            return False
+        # The most any arrangement can meld: every natural that some run covers or whose rank has
+        # enough naturals for a set, and every wild.
+        set_least = max(least, self.m_set - W)
+        ceiling = self.WP[W]
+        for suit, cover in enumerate(covers):
+            for r in range(1, 14):
+                c = suit * 16 + r
+                if counts[c] and (cover >> r & 1 or (r == fixed if fixed else rank_n[r] >= set_least)):
+                    ceiling += counts[c] * pts[c]
+        if not majority or not W:
+            opts = base
+        else:
+            # A wild in place of a natural of a rank a set may take: the natural may be worth more
+            # there. (Wilds in place of other naturals only hold wilds nothing else can: ``leaf``
+            # parks them, the cheapest first.)
+            opts = list(base)
+            for natp, nw, suit, lo, hi, cards, flags in base:
+                if nw >= W:
+                    continue
+                if fixed:
+                    p = 14 if fixed == 1 and lo > 1 else fixed  # the set's rank's place (ace: 1 or 14)
+                    eligible = [p - lo] if lo <= p <= hi and flags[p - lo] else []
+                else:
+                    eligible = [i for i, f in enumerate(flags) if f and settable[cards[i] & 15]]
+                for r in range(1, min(W - nw, len(eligible)) + 1):
+                    for swap in itertools.combinations(eligible, r):
+                        f2 = tuple(False if i in swap else f for i, f in enumerate(flags))
+                        if _valid_flags(f2, info):
+                            lost = 0
+                            for i in swap:
+                                lost += pts[cards[i]]
+                            opts.append((natp - lost, nw + r, suit, lo, hi, cards, f2))
+            opts.sort(key=_first_down)
+        k = self.k_runs
+        sep = info.separated
+        # the options by the wilds they need, each list in the order of ``opts``
+        by_wilds: list[list[int]] = [[] for _ in range(W + 1)]
+        for idx, o in enumerate(opts):
+            by_wilds[o[1]].append(idx)
+        chosen: list[tuple[int, int, int, tuple[int, ...], tuple[bool, ...], tuple[bool, ...]]] = []
+        recheck: list[int] = []  # suits whose runs need another sharing of their common cards
+
+        def park_costs(runs: Sequence[_Run], most: int) -> dict[int, tuple[int, list[list[int]]]]:
+            """Wilds in place of naturals no set can use, the cheapest first, within the limit."""
+            comb: dict[int, tuple[int, list[list[int]]]] = {0: (0, [])}
+            for _, _, _, cards, flags in runs:
+                held = sorted((i for i, f in enumerate(flags) if f and not settable[cards[i] & 15]),
+                              key=lambda i: pts[cards[i]])
+                n = sum(flags)
+                cap = min(len(held), (n - (len(flags) - n) - 1) // 2, most)
+                nxt: dict[int, tuple[int, list[list[int]]]] = {}
+                for t1, (c1, ch1) in comb.items():
+                    cost = 0
+                    for t2 in range(cap + 1):
+                        if t1 + t2 > most:
+                            break
+                        if t2:
+                            cost += pts[cards[held[t2 - 1]]]
+                        old = nxt.get(t1 + t2)
+                        if old is None or old[0] > c1 + cost:
+                            nxt[t1 + t2] = (c1 + cost, [*ch1, held[:t2]])
+                comb = nxt
+            return comb
+
+        def leaf(w: int, natp: int) -> None:
+            value, plan = self.set_best(counts, w)
+            if plan is None:
+                return
+            unmelded = W - w - plan[2] if majority else 0
+            if natp + value <= self.best_value and not unmelded:
+                return
+            layouts: list[list[_Run]] = [[r[:5] for r in chosen]]
+            if recheck or unmelded:
+                original = list(counts)  # the naturals before any run took its own
+                for r in chosen:
+                    for c, f in zip(r[3], r[4], strict=True):
+                        if f:
+                            original[c] += 1
+                for suit in set(recheck) if recheck else ():
+                    idx = [i for i, r in enumerate(chosen) if r[0] == suit]
+                    shares = [fl for fl in _assignments([chosen[i][1:4] for i in idx], original,
+                                                        [chosen[i][5] for i in idx])
+                              if all(_valid_flags(f, info) for f in fl)]
+                    if not shares:
+                        return
+                    new_layouts = []
+                    for layout in layouts:
+                        for fl in shares if unmelded else shares[:1]:
+                            lay = list(layout)
+                            for i, run_flags in zip(idx, fl, strict=True):
+                                lay[i] = (*lay[i][:4], run_flags)
+                            new_layouts.append(lay)
+                    layouts = new_layouts
+            best = natp + value
+            best_runs: list[_Run] | None = layouts[0] if best > self.best_value else None
+            best_plan = plan
+            if unmelded:
+                for layout in layouts:
+                    for q, (cost, places) in park_costs(layout, unmelded).items():
+                        if q == 0:
+                            continue
+                        v2, plan2 = self.set_best(counts, w + q)
+                        if plan2 is not None and natp - cost + v2 > max(best, self.best_value):
+                            best, best_plan = natp - cost + v2, plan2
+                            best_runs = [(s, lo, hi, cards, tuple(False if i in pl else f
+                                                                  for i, f in enumerate(flags)))
+                                         for (s, lo, hi, cards, flags), pl in
+                                         zip(layout, places, strict=True)]
+            if best_runs is not None and best > self.best_value:
+                self.best_value = best
+                self.best_runs = tuple(best_runs)
+                self.best_plan = best_plan
+
+        def dfs(slot: int, start: int, w: int, natp: int) -> None:
+            if slot == k:
+                leaf(w, natp)
+                return
+            if self.best_value >= ceiling:
+                return
+            bound_sets = self.set_best(counts, w, nat_only=True)[0]
+            if bound_sets < 0:
+                return
+            top = self.WP[W]
+            left = k - slot
+            # the sets need at least this many wilds (and the runs take cards, never give)
+            spare = W - w - self.sets_least_wilds(counts)
+            for nw_o in range(spare + 1):
+                group = by_wilds[nw_o]
+                at = bisect.bisect_left(group, start)
+                for idx in group[at:]:
+                    if not try_option(idx, slot, w, natp, bound_sets + top, left):
+                        break
+
+        def try_option(idx: int, slot: int, w: int, natp: int, rest: int, left: int) -> bool:
+            """Lay option ``idx`` in run slot ``slot`` and search on; False when no option after it
+            (in its list) can beat the best found."""
+            o_natp, _, suit, lo, hi, cards, flags = opts[idx]
+            if natp + o_natp * left + rest <= self.best_value or self.best_value >= ceiling:
+                return False
+            if sep and any(r[0] == suit and lo <= r[2] + 1 and hi >= r[1] - 1 for r in chosen):
+                return True
+            taken: list[int] = []
+            actual = flags
+            gained = 0
+            for i, c in enumerate(cards):
+                if flags[i]:
+                    if counts[c]:
+                        counts[c] -= 1
+                        taken.append(c)
+                        gained += pts[c]
+                    else:
+                        actual = (*actual[:i], False, *actual[i + 1:])
+            nw = len(cards) - len(taken)
+            ok = w + nw <= W
+            marked = False
+            if ok and actual is not flags and not _valid_flags(actual, info):
+                recheck.append(suit)
+                marked = True
+            if ok:
+                chosen.append((suit, lo, hi, cards, actual, flags))
+                dfs(slot + 1, idx, w + nw, natp + gained)
+                chosen.pop()
+            if marked:
+                recheck.pop()
+            for c in taken:
+                counts[c] += 1
+            return True
+
+        incumbent = self.best_value
+        dfs(0, 0, 0, 0)
+        return self.best_value > incumbent
+
+
+def _build_fast(solver: _Fast, wild_cards: list[Card], contract: Contract, rules: Rules
+                ) -> Arrangement:
+    """The arrangement of the best runs and set plan the fast solver found."""
+    assert solver.best_plan is not None
+    pts = solver.info.pts
+    nat = list(solver.counts)
+    wild_pool = sorted(wild_cards, key=lambda c: (-pts[c], c))
+    wi = 0
+    run_melds: list[Meld] = []
+    for suit, lo, _, cards, flags in solver.best_runs:
+        laid: list[int] = []
+        for c, f in zip(cards, flags, strict=True):
+            if f:
+                nat[c] -= 1
+                laid.append(c)
+            else:
+                laid.append(wild_pool[wi])
+                wi += 1
+        run_melds.append(Meld("run", cast(tuple[Card, ...], tuple(laid)), suit=suit, low=lo))
+    plan, wild_only, set_wilds = solver.best_plan
+    m = solver.m_set
+    majority = solver.info.majority
+    least = (m + 2) // 2 if majority else 1
+    groups: list[tuple[int, list[int], int]] = []  # rank, cards, room for more wilds
+    core_total = 0
+    # Sets in rank order (wilds-only sets last), so the same hand always reads the same.
+    for rank, j, _ in sorted(plan):
+        naturals: list[int] = []
+        for c in (rank, 16 + rank, 32 + rank, 48 + rank):
+            if nat[c]:
+                naturals.extend([c] * nat[c])
+                nat[c] = 0
+        naturals.sort(key=lambda c: (-pts[c], c))
+        sizes = [least] * j
+        rest = len(naturals) - least * j
+        for i in range(j):
+            add = min(rest, m - sizes[i]) if sizes[i] < m else 0
+            sizes[i] += add
+            rest -= add
+        sizes[0] += rest
+        at = 0
+        for size in sizes:
+            cs = naturals[at:at + size]
+            at += size
+            core = max(0, m - size)
+            core_total += core
+            cs.extend(wild_pool[wi:wi + core])
+            wi += core
+            groups.append((rank, cs, size - 1 - core if majority else 99))
+    for _ in range(wild_only):
+        groups.append((0, list(wild_pool[wi:wi + m]), 99))
+        wi += m
+    extra = set_wilds - core_total - m * wild_only if groups else 0
+    for _, cs, room in groups:
+        take = min(room, extra)
+        cs.extend(wild_pool[wi:wi + take])
+        wi += take
+        extra -= take
+    assert extra <= 0
+    set_melds = [Meld("set", cast(tuple[Card, ...], tuple(cs)), rank=rank) if rank
+                 else check_set(cast(list[Card], cs), rules) for rank, cs, _ in groups]
+    it_runs, it_sets = iter(run_melds), iter(set_melds)
+    melds = tuple(next(it_runs) if req.kind == "run" else next(it_sets) for req in contract.melds)
+    leftover: list[int] = []
+    for c in range(1, 64):
+        if nat[c]:
+            leftover.extend([c] * nat[c])
+    leftover.extend(wild_pool[wi:])
+    leftover.sort(key=_leftover_order)
+    points = 0
+    for c in leftover:
+        points += pts[c]
+    return Arrangement(melds, cast(tuple[Card, ...], tuple(leftover)), points)
+
+
+def _first_down(option: _Option) -> int:
+    return -option[0]
+
+
+def _leftover_order(c: int) -> tuple[bool, int, int]:
+    return (c == JOKER, c & 15, c >> 4)
+
+
 def solve_contract(hand: Sequence[Card], contract: Contract, rules: Rules, *,
                    forbidden_leftovers: Collection[int] = ()) -> Arrangement | None:
     """The arrangement meeting ``contract`` that leaves the fewest points, or None.
@@ -279,8 +1391,101 @@ def solve_contract(hand: Sequence[Card], contract: Contract, rules: Rules, *,
     leaving exactly one card where the last card may not be discarded).
     """
     hand = list(hand)
-    if contract.min_cards > len(hand) or not may_meet_contract(hand, contract, rules):
+    _, _, min_cards, uniform = _shape(contract)
+    if min_cards > len(hand) or not may_meet_contract(hand, contract, rules):
         return None
+    if uniform:
+        fast = _solve_fast(hand, contract, rules)
+        # The best arrangement with no count forbidden is the best one when its count is allowed.
+        if fast is None or len(fast.leftover) not in forbidden_leftovers:
+            return fast
+        # Only laying every card allowed (the engine's "go out"): with no card worth 0 points,
+        # that would have been the best arrangement.
+        if all(n in forbidden_leftovers for n in range(1, len(hand) + 1)) and \
+                all(rules.points(c) > 0 for c in hand):
+            return None
+    return _solve_search(hand, contract, rules, forbidden_leftovers)
+
+
+_Shape = tuple[tuple[int, ...], tuple[int, ...], int, bool]
+_SHAPES: dict[int, tuple[Contract, _Shape]] = {}
+
+
+def _shape(contract: Contract) -> _Shape:
+    """A contract's set sizes, run sizes, cards, and whether the fast solver takes it (every set
+    of one size, every run of one size). Kept by the contract's identity: hashing a contract
+    costs more than working this out."""
+    kept = _SHAPES.get(id(contract))
+    if kept is not None and kept[0] is contract:
+        return kept[1]
+    sets, runs = contract.sets, contract.runs
+    shape = (sets, runs, contract.min_cards,
+             len(set(sets)) <= 1 and len(set(runs)) <= 1 and bool(contract.melds))
+    if len(_SHAPES) > 256:
+        _SHAPES.clear()
+    _SHAPES[id(contract)] = (contract, shape)
+    return shape
+
+
+def _solve_fast(hand: list[Card], contract: Contract, rules: Rules) -> Arrangement | None:
+    info = _info(rules)
+    pts = info.pts
+    twos = [c for c in (_TWO_SPADES, _TWO_CLUBS) if info.wild[c]]
+    splits: list[tuple[int, ...]] = [()]
+    if twos:
+        n_twos = [hand.count(c) if _may_play_natural(c, hand, contract, rules) else 0 for c in twos]
+        for n in n_twos:
+            splits = [s + (k,) for s in splits for k in range(n + 1)]
+    sets, runs, _, _ = _shape(contract)
+    best: _Fast | None = None
+    best_wilds: list[Card] = []
+    wild = info.wild
+    tables: dict[tuple[int, ...], tuple[int, int, dict[tuple[int, int], tuple[int, tuple[_Run, ...]]]]] = {}
+    for split in splits:
+        natural_twos = dict(zip(twos, split, strict=True))
+        counts = [0] * 65
+        wild_cards: list[Card] = []
+        for c in hand:
+            if wild[c] and natural_twos.get(c, 0) <= 0:
+                wild_cards.append(c)
+            else:
+                if c in natural_twos:
+                    natural_twos[c] -= 1
+                counts[c] += 1
+        if any(split) and not _twos_of_use(counts, split, twos, len(wild_cards), sets, runs, info):
+            continue
+        solver = _Fast(info, counts, sorted((pts[c] for c in wild_cards), reverse=True),
+                       len(sets), sets[0] if sets else 0, len(runs), runs[0] if runs else 0,
+                       -1 if best is None else best.best_value, tables)
+        if solver.solve():
+            best, best_wilds = solver, wild_cards
+    return None if best is None else _build_fast(best, best_wilds, contract, rules)
+
+
+def _twos_of_use(counts: list[int], split: tuple[int, ...], twos: list[Card], wilds: int,
+                 sets: tuple[int, ...], runs: tuple[int, ...], info: _Info) -> bool:
+    """Can every black 2 this split plays as a natural be of use as one? Only in a set of 2s (which
+    takes any number of them), or in a run of its suit through place 2 (one a run). Where one
+    cannot, the split with that 2 wild instead is as good (the same points, more choice)."""
+    if sets:
+        m = sets[0]
+        n = counts[2] + counts[18] + counts[34] + counts[50]
+        if n >= ((m + 2) // 2 if info.majority else 1) and n + wilds >= m:
+            return True  # a set of 2s may take them all
+    for two, k in zip(twos, split, strict=True):
+        if not k:
+            continue
+        if not runs or k > len(runs):
+            return False
+        ext = _intervals(counts, two >> 4, runs[0], wilds, info)
+        if not any(lo <= 2 <= hi for lo, hi, _ in ext[0]):
+            return False
+    return True
+
+
+def _solve_search(hand: list[Card], contract: Contract, rules: Rules,
+                  forbidden_leftovers: Collection[int]) -> Arrangement | None:
+    """The general search: any contract, and numbers of cards that may not be left in hand."""
     best: Arrangement | None = None
     twos = [c for c in (_TWO_SPADES, _TWO_CLUBS) if rules.is_wild(c)]
     n_twos = [hand.count(c) if _may_play_natural(c, hand, contract, rules) else 0 for c in twos]
@@ -330,7 +1535,7 @@ def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) ->
     """
     wild_cards = _WILD_CARDS[rules.wilds]
     wilds = 0
-    by_rank: dict[int, int] = {}
+    rank_n = [0] * 14
     masks = [0, 0, 0, 0]            # places held in each suit (bit p = place p, ace at 1 and 14)
     naturals_of_suit = [0, 0, 0, 0]
     for c in hand:
@@ -339,12 +1544,13 @@ def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) ->
         if c != JOKER:
             r = c & 15
             s = c >> 4
-            by_rank[r] = by_rank.get(r, 0) + 1
+            rank_n[r] += 1
             masks[s] |= (1 << r) | (1 << 14 if r == 1 else 0)
             naturals_of_suit[s] += 1
+    by_rank = [n for n in rank_n if n]
     majority = rules.wild_limit == "naturals-majority"
     need = 0
-    sets = contract.sets
+    sets, runs, _, _ = _shape(contract)
     if sets:
         if len(set(sets)) == 1:
             m, k_sets = sets[0], len(sets)
@@ -352,7 +1558,7 @@ def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) ->
             # The k-th set on a rank of n naturals costs max(0, k*m - n) - max(0, (k-1)*m - n)
             # wilds; these costs grow with k, so the cheapest k_sets of them are a lower bound.
             costs: list[int] = [] if majority else [m] * k_sets  # sets of wilds alone
-            for n in by_rank.values():
+            for n in by_rank:
                 before = 0
                 for k in range(1, k_sets + 1):
                     if n < k * least:
@@ -368,8 +1574,7 @@ def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) ->
                 return False
         else:
             for m in sets:
-                need += min([max(0, m - n) for n in by_rank.values()] + ([] if majority else [m]), default=99)
-    runs = contract.runs
+                need += min([max(0, m - n) for n in by_rank] + ([] if majority else [m]), default=99)
     if runs:
         lo = 2 if rules.aces == "high-only" else 1
         hi = 13 if rules.aces == "low-only" else 14
@@ -380,16 +1585,23 @@ def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) ->
         if len(runs) == 1:
             need += min(per_suit)
         else:
-            # k runs of one suit need at least k times its best window and k*m - (its naturals) wilds.
-            least_runs = 99
-            for split in _splits(len(runs), 4):
-                total = 0
-                for s, k in enumerate(split):
-                    if k:
-                        total += 99 if per_suit[s] >= 99 else max(k * per_suit[s], k * m - naturals_of_suit[s])
-                if total < least_runs:
-                    least_runs = total
-            need += least_runs
+            # k runs of one suit need at least k times its best window and k*m - (its naturals)
+            # wilds; the least over the ways to share the runs among the suits.
+            k_runs = len(runs)
+            fewest = [0] + [99] * k_runs
+            for s in range(4):
+                if per_suit[s] >= 99:
+                    continue
+                nxt = list(fewest)
+                for j1 in range(k_runs):
+                    if fewest[j1] >= 99:
+                        continue
+                    for k in range(1, k_runs - j1 + 1):
+                        cost = fewest[j1] + max(k * per_suit[s], k * m - naturals_of_suit[s])
+                        if cost < nxt[j1 + k]:
+                            nxt[j1 + k] = cost
+                fewest = nxt
+            need += fewest[k_runs]
     return need <= wilds
 
 
@@ -410,13 +1622,6 @@ def _best_window(mask: int, m: int, lo: int, hi: int, majority: bool) -> int:
         if best == 0:
             break
     return best
-
-
-@functools.cache
-def _splits(total: int, parts: int) -> tuple[tuple[int, ...], ...]:
-    if parts == 1:
-        return ((total,),)
-    return tuple((k, *rest) for k in range(total + 1) for rest in _splits(total - k, parts - 1))
 
 
 def _may_play_natural(two: Card, hand: Sequence[Card], contract: Contract, rules: Rules) -> bool:
