@@ -7,6 +7,8 @@ import random
 from shanghai.engine.actions import Action, GoDown, LayOff
 from shanghai.engine.view import PlayerView
 
+_PROGRESS = (GoDown, LayOff)
+
 
 class RandomPlayer:
     """Goes down and lays off whenever it can; otherwise picks any legal action at random.
@@ -23,7 +25,7 @@ class RandomPlayer:
         legal = view.legal
         if not legal:
             raise ValueError(f"seat {view.seat} has no legal action")
-        progress = [a for a in legal if isinstance(a, GoDown | LayOff)]
+        progress = [a for a in legal if isinstance(a, _PROGRESS)]
         if progress:
             return self.rng.choice(progress)
         return self.rng.choice(legal)

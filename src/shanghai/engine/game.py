@@ -17,7 +17,6 @@ shanghai.errors.IllegalActionError: ...
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -39,11 +38,12 @@ from shanghai.engine.actions import (
     ReplaceWild,
     TakeDiscard,
 )
+from shanghai.engine.contract_bound import contract_bound
 from shanghai.errors import IllegalActionError, InvalidMeldError
 from shanghai.fits import Options, lay_off_options
 from shanghai.melds import End, Meld, check_run, check_set
 from shanghai.rules.model import Contract, RoundSpec, Rules
-from shanghai.solver import may_meet_contract, solve_contract
+from shanghai.solver import solve_contract
 
 
 class Phase(Enum):
@@ -121,7 +121,8 @@ class Game:
         self.seed = seed
         pack = rules.pack_for(players)
         self.pack_size = pack.size
-        self.rng = random.Random(seed)
+        self._rng: random.Random | None = random.Random(seed)
+        self._rng_state: tuple[Any, ...] | None = None  # a copy's generator, until first used
         self.actions: list[Action] = []
         self.round_index = 0
         self.first_dealer = 0
@@ -150,6 +151,26 @@ class Game:
         self.round_start = 0
         self.round_results: list[RoundResult] = []
         self.totals: list[int] = [0] * players
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's seeded generator, the only source of chance.
+
+        A copy gets the generator's state and builds its own generator only when it first needs
+        one (most copies made for search never do), which keeps ``copy`` cheap.
+        """
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(0)
+            assert self._rng_state is not None
+            rng.setstate(self._rng_state)
+            self._rng_state = None
+        return rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._rng_state = None
 
     # -- set-up -----------------------------------------------------------------------------------
     @classmethod
@@ -230,7 +251,11 @@ class Game:
     @property
     def round_spec(self) -> RoundSpec:
         """The round in play (the last round once the game is over)."""
-        return self.rules.round(min(self.round_number, len(self.rules.rounds)))
+        rounds = self.rules.rounds
+        i = self.round_index
+        if 0 <= i < len(rounds):
+            return rounds[i]
+        return self.rules.round(min(self.round_number, len(rounds)))
 
     @property
     def contract(self) -> Contract:
@@ -242,7 +267,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.phase == Phase.GAME_OVER
+        return self.phase is Phase.GAME_OVER
 
     @property
     def discard_top(self) -> Card | None:
@@ -250,12 +275,16 @@ class Game:
 
     def to_act(self) -> tuple[int, ...]:
         """Seats that may act now (several while a buy or "Shanghai" window is open)."""
-        if self.phase == Phase.GAME_OVER:
+        phase = self.phase
+        if phase is _PLAY or phase is _DRAW:
+            return (self.turn,)
+        if phase is _GAME_OVER:
             return ()
-        if self.phase == Phase.BUY:
+        if phase is _BUY:
             assert self.buy_window is not None
-            return tuple(s for s in self.buy_window.seats if s not in self.buy_window.answers)
-        if self.phase == Phase.SHANGHAI:
+            answers = self.buy_window.answers
+            return tuple(s for s in self.buy_window.seats if s not in answers)
+        if phase is _SHANGHAI:
             assert self.shanghai_window is not None
             w = self.shanghai_window
             return tuple(s for s in w.seats if s not in w.answers)
@@ -283,9 +312,10 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy (for search): mutable parts are copied, frozen values shared."""
-        other = copy.copy(self)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._rng = None
+        other._rng_state = self._rng_state if self._rng is None else self._rng.getstate()
         other.actions = list(self.actions)
         other.first_dealer_cuts = list(self.first_dealer_cuts)
         other.stock = list(self.stock)
@@ -305,6 +335,15 @@ class Game:
             sw = self.shanghai_window
             other.shanghai_window = ShanghaiWindow(sw.seats, sw.card, sw.discarder, dict(sw.answers))
         return other
+
+    def refresh_derived(self) -> None:
+        """Call after assigning state fields directly (as ``determinize`` and test set-ups do).
+
+        The engine keeps no derived data that such assignments could leave stale except the cache
+        of what each table meld accepts (``accepts``), which checks its melds by identity anyway;
+        this drops it, so that any later cache added here is rebuilt in one place.
+        """
+        self.table_options = []
 
     def snapshot(self) -> tuple[object, ...]:
         """Everything that defines the state, as a comparable value."""
@@ -339,14 +378,19 @@ class Game:
     def _eligible_buyers(self) -> tuple[int, ...]:
         """Seats that may buy the live discard, in priority order."""
         rules, n = self.rules, self.players
-        if not self.discard_live or self.buy_limit == 0:
+        limit = self.buy_limit
+        if not self.discard_live or limit == 0:
             return ()
         if len(self.stock) < rules.buy_penalty + 1:
             return ()  # decision: a buy needs its penalty cards and the in-turn draw in the stock
-        start = self.turn if rules.buy_priority == "clockwise-from-turn" else self.dealer
-        order = [(start + k) % n for k in range(1, n + 1)]
-        return tuple(s for s in order if s != self.turn and s != self.discarder
-                     and self.buys_used[s] < self.buy_limit)
+        turn, discarder, used = self.turn, self.discarder, self.buys_used
+        start = turn if rules.buy_priority == "clockwise-from-turn" else self.dealer
+        seats = []
+        for k in range(1, n + 1):
+            s = (start + k) % n
+            if s != turn and s != discarder and used[s] < limit:
+                seats.append(s)
+        return tuple(seats)
 
     def _draw_card(self) -> Card | None:
         """Top of the stock, renewing it from the discard pile when empty (None: nothing to draw)."""
@@ -380,14 +424,18 @@ class Game:
     # -- applying actions -------------------------------------------------------------------------
     def apply(self, action: Action) -> None:
         """Apply a legal action; an illegal one raises ``IllegalActionError`` and changes nothing."""
-        if self.phase == Phase.GAME_OVER:
+        if self.phase is _GAME_OVER:
             raise IllegalActionError("the game is over")
-        handler = _HANDLERS.get(type(action))
+        kind = type(action)
+        handler = _HANDLERS.get(kind)
         if handler is None:
             raise IllegalActionError(f"unknown action {action!r}")
         if not 0 <= action.seat < self.players:
             raise IllegalActionError(f"there is no seat {action.seat} at a table of {self.players}")
-        _check_action_cards(action)
+        if kind in _NAMES_ONE_CARD:
+            _check_card(action)
+        elif kind is GoDown:
+            _check_action_cards(action)
         handler(self, action)
         self.actions.append(action)
 
@@ -396,7 +444,7 @@ class Game:
             raise IllegalActionError(why)
 
     def _require_turn(self, action: Action, phase: Phase, what: str) -> None:
-        if self.phase != phase:
+        if self.phase is not phase:
             raise IllegalActionError(f"cannot {what} now: {self._phase_words()}")
         if action.seat != self.turn:
             raise IllegalActionError(f"seat {action.seat} cannot {what}: it is seat {self.turn}'s turn")
@@ -424,7 +472,8 @@ class Game:
         self._deal()
 
     def _draw(self, a: DrawStock) -> None:
-        self._require_turn(a, Phase.DRAW, "draw")
+        if self.phase is not _DRAW or a.seat != self.turn:
+            self._require_turn(a, Phase.DRAW, "draw")
         w = self.buy_window
         if w is not None and w.before_draw:  # family-10: drawing from the stock grants the buy
             if w.claimant is not None:
@@ -441,9 +490,10 @@ class Game:
         self._in_turn_draw()
 
     def _take(self, a: TakeDiscard) -> None:
-        self._require_turn(a, Phase.DRAW, "take the discard")
-        self._require(self.discard_live and bool(self.discards),
-                      "there is no discard to take: the top card of the pile is not in play")
+        if self.phase is not _DRAW or a.seat != self.turn:
+            self._require_turn(a, Phase.DRAW, "take the discard")
+        if not (self.discard_live and self.discards):
+            raise IllegalActionError("there is no discard to take: the top card of the pile is not in play")
         self.buy_window = None
         self.hands[a.seat].append(self.discards.pop())
         self.discard_live = False
@@ -453,14 +503,16 @@ class Game:
         if self.phase == Phase.SHANGHAI and isinstance(a, Pass):
             self._shanghai_answer(a.seat, None)
             return
-        self._require(self.phase == Phase.BUY, f"cannot {'buy' if isinstance(a, Buy) else 'pass'} "
-                                               f"now: {self._phase_words()}")
+        if self.phase is not _BUY:
+            raise IllegalActionError(f"cannot {'buy' if isinstance(a, Buy) else 'pass'} now: "
+                                     f"{self._phase_words()}")
         w = self.buy_window
         assert w is not None
         if a.seat not in w.seats:
             why = self._why_not_buyer(a.seat)
             raise IllegalActionError(f"seat {a.seat} cannot buy this discard: {why}")
-        self._require(a.seat not in w.answers, f"seat {a.seat} has already answered")
+        if a.seat in w.answers:
+            raise IllegalActionError(f"seat {a.seat} has already answered")
         w.answers[a.seat] = isinstance(a, Buy)
         self._resolve_buy()
 
@@ -569,11 +621,15 @@ class Game:
             raise IllegalActionError("you go out by discarding your last card: keep one to discard")
         if going_out == "play-all" and len(hand) == 1 and pending is None:
             last = hand[0]
-            table = [tm.meld for tm in self.table] + list(extra_table)
-            if replaced is not None:
-                table[replaced[0]] = replaced[1]
-            if not any(self._fits(m, last) for m in table) or (
-                    not self.rules.lay_off_on_going_down_turn and extra_table):
+            # Does the last card fit a meld of the table as it will be? (The melds unchanged have
+            # their accepted cards cached.)
+            changed = -1 if replaced is None else replaced[0]
+            fits = any(last in options for i, (_, options) in enumerate(self.accepts()) if i != changed)
+            if not fits and replaced is not None:
+                fits = self._fits(replaced[1], last)
+            if not fits:
+                fits = any(self._fits(m, last) for m in extra_table)
+            if not fits or (not self.rules.lay_off_on_going_down_turn and extra_table):
                 raise IllegalActionError(
                     f"that would leave only {card_text(last)}, which plays nowhere on the table, and "
                     f"the last card may not be discarded: go out by playing every card")
@@ -588,12 +644,15 @@ class Game:
     def accepts(self) -> list[tuple[TableMeld, Options]]:
         """Each meld on the table with the cards it accepts (and where), kept from call to call."""
         cache = self.table_options
-        for i, tm in enumerate(self.table):
-            if i == len(cache):
+        table = self.table
+        cached = len(cache)
+        for i, tm in enumerate(table):
+            if i >= cached:
                 cache.append((tm, lay_off_options(tm.meld, self.rules)))
             elif cache[i][0] is not tm:
                 cache[i] = (tm, lay_off_options(tm.meld, self.rules))
-        del cache[len(self.table):]
+        if cached > len(table):
+            del cache[len(table):]
         return cache
 
     def _fits(self, meld: Meld, card: Card) -> bool:
@@ -616,11 +675,12 @@ class Game:
                       "cards at this time\")")
         from_pending = self.pending_wild is not None
         if from_pending:
-            self._require(a.card == self.pending_wild,
-                          f"play the freed {card_text(self.pending_wild or JOKER)} first")
-        else:
-            self._require(a.card in self.hands[a.seat], f"you hold no {card_text(a.card)}")
-        self._require(0 <= a.meld < len(self.table), f"there is no meld m{a.meld} on the table")
+            if a.card != self.pending_wild:
+                raise IllegalActionError(f"play the freed {card_text(self.pending_wild or JOKER)} first")
+        elif a.card not in self.hands[a.seat]:
+            raise IllegalActionError(f"you hold no {card_text(a.card)}")
+        if not 0 <= a.meld < len(self.table):
+            raise IllegalActionError(f"there is no meld m{a.meld} on the table")
         meld = self.table[a.meld].meld
         if meld.kind == "set" and a.end is not None:
             raise IllegalActionError("a set has no ends: lay off without 'low' or 'high'")
@@ -653,8 +713,10 @@ class Game:
         self._require(rules.lay_off_on_going_down_turn or not self.down_this_turn,
                       "no replacing on the turn you go down")
         self._require(self.pending_wild is None, "play the freed wild first")
-        self._require(a.card in self.hands[a.seat], f"you hold no {card_text(a.card)}")
-        self._require(0 <= a.meld < len(self.table), f"there is no meld m{a.meld} on the table")
+        if a.card not in self.hands[a.seat]:
+            raise IllegalActionError(f"you hold no {card_text(a.card)}")
+        if not 0 <= a.meld < len(self.table):
+            raise IllegalActionError(f"there is no meld m{a.meld} on the table")
         meld = self.table[a.meld].meld
         if rules.wild_replacement == "runs-play-freed-wild" and meld.kind != "run":
             raise IllegalActionError("wilds in a set cannot be replaced, only wilds in a run")
@@ -687,11 +749,17 @@ class Game:
         return True
 
     def _freed_wild_playable(self, table: list[Meld], wild: Card, hand: list[Card]) -> bool:
-        for i, m in enumerate(table):
-            for end in lay_off_options(m, self.rules).get(wild, ()):
-                placed = m.lay_off(wild, end, self.rules)
+        cached = self.accepts()
+        # The melds already on the table first (their accepted cards are cached): only whether
+        # some placement works matters, not which.
+        same = [i < len(cached) and cached[i][0].meld is m for i, m in enumerate(table)]
+        for i in sorted(range(len(table)), key=lambda i: not same[i]):
+            m = table[i]
+            options = cached[i][1] if same[i] else lay_off_options(m, self.rules)
+            for end in options.get(wild, ()):
                 if self.rules.going_out != "play-all" or len(hand) != 1:
                     return True
+                placed = m.lay_off(wild, end, self.rules)
                 after = list(table)
                 after[i] = placed
                 if any(self._fits(x, hand[0]) for x in after):
@@ -700,20 +768,23 @@ class Game:
 
     def _discard(self, a: Discard) -> None:
         rules = self.rules
-        self._require_turn(a, Phase.PLAY, "discard")
-        self._require(self.pending_wild is None,
-                      f"play the freed {card_text(self.pending_wild or JOKER)} on a meld before "
-                      f"discarding")
+        if self.phase is not _PLAY or a.seat != self.turn:
+            self._require_turn(a, Phase.PLAY, "discard")
+        if self.pending_wild is not None:
+            raise IllegalActionError(f"play the freed {card_text(self.pending_wild)} on a meld before "
+                                     f"discarding")
         hand = self.hands[a.seat]
-        self._require(a.card in hand, f"you hold no {card_text(a.card)}")
-        if rules.going_out == "play-all":
-            self._require(len(hand) > 1, "the last card may not be discarded: go out by playing "
-                                         "every card onto the table")
+        if a.card not in hand:
+            raise IllegalActionError(f"you hold no {card_text(a.card)}")
+        if rules.going_out == "play-all" and len(hand) <= 1:
+            raise IllegalActionError("the last card may not be discarded: go out by playing every "
+                                     "card onto the table")
         # Only the "Shanghai" call cares whether the discard fits a meld on the table.
         fits = rules.shanghai_call and any(a.card in options for _, options in self.accepts())
         if a.shanghai:
             self._require(rules.shanghai_call, "the \"Shanghai\" call is not in these rules")
-            self._require(fits, f"{card_text(a.card)} fits no meld on the table: nothing to protect")
+            if not fits:
+                raise IllegalActionError(f"{card_text(a.card)} fits no meld on the table: nothing to protect")
         hand.remove(a.card)
         self.discards.append(a.card)
         self.discarder = a.seat
@@ -741,13 +812,15 @@ class Game:
         return [(tm.id, end) for tm, options in self.accepts() for end in options.get(card, ())]
 
     def _call_shanghai(self, a: CallShanghai) -> None:
-        self._require(self.phase == Phase.SHANGHAI, f"cannot call \"Shanghai\" now: {self._phase_words()}")
+        if self.phase is not _SHANGHAI:
+            raise IllegalActionError(f"cannot call \"Shanghai\" now: {self._phase_words()}")
         w = self.shanghai_window
         assert w is not None
         self._require(a.seat in w.seats, f"seat {a.seat} cannot call \"Shanghai\" on this discard")
         self._require(a.seat not in w.answers, f"seat {a.seat} has already answered")
-        self._require((a.meld, a.end) in self.spots(w.card),
-                      f"{card_text(w.card)} does not go on m{a.meld}" + (f" {a.end}" if a.end else ""))
+        if (a.meld, a.end) not in self.spots(w.card):
+            raise IllegalActionError(f"{card_text(w.card)} does not go on m{a.meld}"
+                                     + (f" {a.end}" if a.end else ""))
         self._shanghai_answer(a.seat, a)
 
     def _shanghai_answer(self, seat: int, call: CallShanghai | None) -> None:
@@ -819,9 +892,11 @@ class Game:
 
         Going down is offered as the solver's best arrangement; ``apply`` accepts any legal one.
         """
-        from shanghai.engine.legal import legal_actions
+        return iter(legal_list(self, seat))
 
-        return legal_actions(self, seat)
+    def legal_list(self, seat: int | None = None) -> list[Action]:
+        """``legal_actions`` as a new list, in the same order (the cheapest way to get them all)."""
+        return legal_list(self, seat)
 
     def best_go_down(self, seat: int) -> GoDown | None:
         """The go-down leaving the fewest points that the rules let this seat make now."""
@@ -833,9 +908,9 @@ class Game:
         elif self.rules.going_out == "discard-last":
             forbidden.add(0)
         rules, hand = self.rules, self.hands[seat]
-        contract = rules.contract(self.round_number)
-        if not may_meet_contract(hand, contract, rules):
+        if not contract_bound(rules, self.round_index + 1).possible(hand):
             return None  # nor can any part of the hand (the fallback below)
+        contract = rules.contract(self.round_index + 1)
         free = solve_contract(hand, contract, rules)
         if free is None:
             return None  # nor can any part of the hand
@@ -862,6 +937,17 @@ class Game:
         return GoDown(seat, tuple(MeldSpec(m.kind, m.cards) for m in melds))
 
 
+def _check_card(action: Any) -> None:
+    """Refuse a one-card action that names something that is not a card."""
+    c = action.card
+    try:
+        known = c in _CARDS
+    except TypeError:  # unhashable
+        known = False
+    if not known:
+        raise IllegalActionError(f"{c!r} is not a card")
+
+
 def _check_action_cards(action: Action) -> None:
     """Refuse an action that names something that is not a card, or a meld that is no set or run."""
     named: list[Card] = []
@@ -882,6 +968,9 @@ def _check_action_cards(action: Action) -> None:
 
 
 _CARDS = frozenset((*ALL_NATURALS, JOKER))
+_NAMES_ONE_CARD = frozenset({LayOff, ReplaceWild, Discard})
+_CUT, _DRAW, _BUY, _PLAY = Phase.CUT, Phase.DRAW, Phase.BUY, Phase.PLAY
+_SHANGHAI, _GAME_OVER = Phase.SHANGHAI, Phase.GAME_OVER
 
 
 _HANDLERS: dict[type, Callable[[Game, Any], None]] = {
@@ -896,3 +985,5 @@ _HANDLERS: dict[type, Callable[[Game, Any], None]] = {
     Discard: Game._discard,
     CallShanghai: Game._call_shanghai,
 }
+
+from shanghai.engine.legal import legal_list  # noqa: E402  (legal.py needs Phase, above)

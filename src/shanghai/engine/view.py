@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from shanghai.cards import Card, card_text
 from shanghai.engine.actions import Action
 from shanghai.engine.game import CutResult, Game, Phase, RoundResult, TableMeld
-from shanghai.rules.model import Rules
+from shanghai.rules.model import Contract, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,19 +72,32 @@ class PlayerView:
         return self.seat is not None and self.seat in self.to_act
 
 
-_MELD_VIEWS: dict[tuple[int, TableMeld], tuple[Rules, MeldView]] = {}
+# Kept by the identity of the (immutable, shared) TableMeld, checked on every hit: hashing the
+# meld itself would cost more than the lookup saves.
+_MELD_VIEWS: dict[int, tuple[TableMeld, Rules, MeldView]] = {}
+_CONTRACT_TEXTS: dict[int, tuple[Contract, str]] = {}
 
 
 def _meld_view(tm: TableMeld, rules: Rules) -> MeldView:
-    key = (id(rules), tm)
-    hit = _MELD_VIEWS.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
+    hit = _MELD_VIEWS.get(id(tm))
+    if hit is not None and hit[0] is tm and hit[1] is rules:
+        return hit[2]
     if len(_MELD_VIEWS) > 20_000:
         _MELD_VIEWS.clear()
     mv = MeldView(tm.id, tm.owner, tm.meld.kind, tm.meld.cards, tuple(tm.meld.wild_meanings(rules)))
-    _MELD_VIEWS[key] = (rules, mv)
+    _MELD_VIEWS[id(tm)] = (tm, rules, mv)
     return mv
+
+
+def _contract_text(contract: Contract) -> str:
+    hit = _CONTRACT_TEXTS.get(id(contract))
+    if hit is not None and hit[0] is contract:
+        return hit[1]
+    if len(_CONTRACT_TEXTS) > 1000:
+        _CONTRACT_TEXTS.clear()
+    text = contract.text()
+    _CONTRACT_TEXTS[id(contract)] = (contract, text)
+    return text
 
 
 def view(game: Game, seat: int | None) -> PlayerView:
@@ -102,7 +115,7 @@ def view(game: Game, seat: int | None) -> PlayerView:
         rules=rules,
         round_number=min(game.round_number, len(rules.rounds)),
         rounds=len(rules.rounds),
-        contract=game.contract.text(),
+        contract=_contract_text(game.contract),
         dealer=game.dealer,
         phase=game.phase,
         turn=game.turn,
@@ -125,5 +138,5 @@ def view(game: Game, seat: int | None) -> PlayerView:
         totals=tuple(game.totals),
         round_results=tuple(game.round_results),
         history=tuple(game.actions[game.round_start:]),
-        legal=tuple(game.legal_actions(seat)) if seat is not None else (),
+        legal=tuple(game.legal_list(seat)) if seat is not None else (),
     )

@@ -1,0 +1,262 @@
+"""A fast necessary condition for going down, used by the engine before it asks the solver.
+
+Most hands in play cannot meet the round's contract, and the engine asks at every in-turn play
+whether the seat may go down. ``ContractBound.possible(hand)`` answers False only when the hand
+surely cannot meet the contract: it is the same lower bound on the wilds needed as
+``shanghai.solver.may_meet_contract`` (every meld counted on its own), computed from a compact
+summary of the hand (how many naturals of each rank, which places of each suit are held), with the
+parts of the bound memoised per summary, so that it costs a few microseconds. The solver still
+decides every hand that passes.
+
+>>> from shanghai.rules import preset
+>>> from shanghai.cards import parse_cards
+>>> isra = preset("isra")
+>>> bound = contract_bound(isra, 1)
+>>> bound.possible(parse_cards("7H 7S 7D 9C 9D 5S 6S KD QD 3C 4C JK"))
+True
+>>> bound.possible(parse_cards("7H 7S 9D 9C 2H 5S 6S KD QD 3C 4C 8H"))
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+
+from shanghai.cards import JOKER, Card
+from shanghai.rules.model import Rules
+
+_NO_WAY = 99  # more wilds than any hand holds
+
+# The places a natural of rank r holds in its suit (an ace is both place 1 and place 14).
+_PLACES = tuple((1 << r) | ((1 << 14) if r == 1 else 0) for r in range(16))
+# The places a card holds, in its suit's 16-bit lane (a joker holds none).
+_PLACE_BITS = tuple(0 if c == JOKER or not 1 <= (c & 15) <= 13 or c >> 4 > 3 else _PLACES[c & 15] << (16 * (c >> 4))
+                    for c in range(65))
+# One natural of the card's suit, in the suit's 16-bit lane.
+_SUIT_COUNTS = tuple(0 if c == JOKER or not 1 <= (c & 15) <= 13 or c >> 4 > 3 else 1 << (16 * (c >> 4))
+                     for c in range(65))
+
+_WILD_CARDS = {"jokers": frozenset({JOKER}), "none": frozenset(),
+               "jokers-and-black-twos": frozenset({JOKER, Card(0 * 16 + 2), Card(3 * 16 + 2)})}
+
+
+def _splits(total: int, parts: int) -> tuple[tuple[int, ...], ...]:
+    """Every way of writing ``total`` as an ordered sum of ``parts`` non-negative numbers."""
+    if parts == 1:
+        return ((total,),)
+    return tuple((k, *rest) for k in range(total + 1) for rest in _splits(total - k, parts - 1))
+
+
+class ContractBound:
+    """The necessary condition for one contract under one set of rules (see the module doc)."""
+
+    __slots__ = ("_pair_memo", "_runs_memo", "_set_memo", "_window_memo", "allowed", "hi", "lo",
+                 "majority", "min_cards", "naturals_cap", "rules", "run_min", "run_splits", "runs",
+                 "same_size_sets", "sets", "top_ranks", "wild_cards", "windows")
+
+    def __init__(self, rules: Rules, round_number: int) -> None:
+        contract = rules.contract(round_number)
+        self.rules = rules
+        self.min_cards = contract.min_cards
+        self.wild_cards = _WILD_CARDS[rules.wilds]
+        self.majority = rules.wild_limit == "naturals-majority"
+        self.sets = contract.sets
+        self.same_size_sets = len(set(self.sets)) == 1
+        self.runs = contract.runs
+        self.run_min = min(self.runs) if self.runs else 0
+        self.lo = 2 if rules.aces == "high-only" else 1
+        self.hi = 13 if rules.aces == "low-only" else 14
+        self.allowed = ((1 << (self.hi + 1)) - 1) & ~((1 << self.lo) - 1)
+        self.run_splits = _splits(len(self.runs), 4) if len(self.runs) > 1 else ()
+        self._set_memo: dict[tuple[int, ...], int] = {}
+        shape = (self.run_min, self.lo, self.hi, self.majority)  # what a suit's windows depend on
+        self._window_memo = _WINDOW_MEMOS.setdefault(shape, {})
+        self._pair_memo = _PAIR_MEMOS.setdefault(shape, {})
+        self._runs_memo: dict[tuple[tuple[int, int, int], ...], int] = {}
+        self.naturals_cap = len(self.runs) * self.run_min
+        self.windows = [((1 << self.run_min) - 1) << start
+                        for start in range(self.lo, self.hi - self.run_min + 2)] if self.runs else []
+        self.top_ranks = 16 - len(self.sets)  # only the ranks with the most naturals matter
+
+    def possible(self, hand: Sequence[Card]) -> bool:
+        """False when ``hand`` surely cannot meet the contract (True: let the solver decide)."""
+        if len(hand) < self.min_cards:
+            return False
+        wild_cards = self.wild_cards
+        wilds = 0
+        for wild in wild_cards:
+            wilds += hand.count(wild)
+        need = 0
+        if self.sets:
+            by_rank = [0] * 16
+            for c in hand:
+                by_rank[c & 15] += 1
+            by_rank[0] = 0  # the joker (64) lands on rank 0
+            by_rank.sort()
+            key = tuple(by_rank[self.top_ranks:])
+            part = self._set_memo.get(key)
+            if part is None:
+                part = self._set_memo[key] = self._sets_need([n for n in key if n])
+            need = part
+            if need > wilds:
+                return False
+        if self.runs:
+            # The places held in each suit, as 16-bit lanes of one int (see _PLACE_BITS).
+            distinct = set(hand)
+            held = sum(map(_PLACE_BITS.__getitem__, distinct))
+            allowed = self.allowed
+            window = self._window_memo
+            ones = []
+            for lane in (0, 16, 32, 48):
+                mask = (held >> lane) & allowed
+                one = _NO_WAY
+                if mask:
+                    one = window.get(mask, -1)
+                    if one < 0:
+                        one = window[mask] = self._best_window(mask)
+                ones.append(one)
+            if len(self.runs) == 1:
+                return need + min(ones) <= wilds
+            # Every run needs at least the best window of all suits.
+            if need + len(self.runs) * min(ones) > wilds:
+                return False
+            # Several runs: first the bound of solver.may_meet_contract (from each suit's best
+            # window and naturals), then, for the few hands it lets through, a stronger one that
+            # also counts the cards two runs of one suit need twice.
+            counts = sum(map(_SUIT_COUNTS.__getitem__, hand))
+            cap = self.naturals_cap
+            naturals = [n if n < cap else cap for n in
+                        ((counts >> lane) & 0xFFFF for lane in (0, 16, 32, 48))]
+            weak = [(one, 2 * one if one < _NO_WAY else _NO_WAY, n)
+                    for one, n in zip(ones, naturals, strict=True)]
+            if need + self._runs_need(weak) > wilds:
+                return False
+            twice = 0
+            if len(distinct) < len(hand):
+                again = {a for a, b in pairwise(sorted(hand)) if a == b}
+                twice = sum(map(_PLACE_BITS.__getitem__, again))
+            pairs = self._pair_memo
+            strong = []
+            for s, lane in enumerate((0, 16, 32, 48)):
+                one = ones[s]
+                two = _NO_WAY
+                if one < _NO_WAY:
+                    key = ((held >> lane) & allowed, (twice >> lane) & allowed)
+                    two = pairs.get(key, -1)
+                    if two < 0:
+                        two = pairs[key] = self._two_windows(*key)
+                strong.append((one, two, naturals[s]))
+            need += self._runs_need(strong)
+        return need <= wilds
+
+    # -- the parts of the bound (as in solver.may_meet_contract), computed once per summary --------
+    def _sets_need(self, counts: list[int]) -> int:
+        sets, majority = self.sets, self.majority
+        if self.same_size_sets:
+            m, k_sets = sets[0], len(sets)
+            least = (m + 2) // 2 if majority else 1   # naturals a set of m needs
+            # The k-th set on a rank of n naturals costs max(0, k*m - n) - max(0, (k-1)*m - n)
+            # wilds; these costs grow with k, so the cheapest k_sets of them are a lower bound.
+            costs: list[int] = [] if majority else [m] * k_sets  # sets of wilds alone
+            for n in counts:
+                before = 0
+                for k in range(1, k_sets + 1):
+                    if n < k * least:
+                        break
+                    now = k * m - n if k * m > n else 0
+                    costs.append(now - before)
+                    before = now
+            if len(costs) < k_sets:
+                return _NO_WAY
+            costs.sort()
+            return sum(costs[:k_sets])
+        need = 0
+        for m in sets:
+            need += min([max(0, m - n) for n in counts] + ([] if majority else [m]), default=_NO_WAY)
+        return need
+
+    def _best_window(self, mask: int) -> int:
+        """Fewest wilds that complete a run of at least the contract's shortest over ``mask``."""
+        m, lo, hi, majority = self.run_min, self.lo, self.hi, self.majority
+        best = _NO_WAY
+        # With more naturals than wilds required, a longer window may be the only one possible.
+        longest = min(hi - lo + 1, 13) if majority else m
+        for length in range(m, longest + 1):
+            window = (1 << length) - 1
+            for start in range(lo, hi - length + 2):
+                have = (mask & (window << start)).bit_count()
+                if have == 0 or (majority and have <= length - have):
+                    continue
+                if length - have < best:
+                    best = length - have
+            if best == 0:
+                break
+        return best
+
+    def _two_windows(self, held: int, twice: int) -> int:
+        """Fewest wilds for two runs of a suit whose places held are ``held`` (``twice``: held at
+        least twice).
+
+        Each run holds a window of the shortest run's length; two windows need, at each place, as
+        many cards as windows cover it (runs share no card), and every missing card is a wild.
+        """
+        windows = [w for w in self.windows if w & held]
+        costs = [(w & ~held).bit_count() for w in windows]
+        two = _NO_WAY
+        for i, w1 in enumerate(windows):
+            c1 = costs[i]
+            for j in range(i, len(windows)):
+                cost = c1 + costs[j] + (w1 & windows[j] & ~twice).bit_count()
+                if cost < two:
+                    two = cost
+        return two
+
+    def _runs_need(self, needs: list[tuple[int, int, int]]) -> int:
+        """The fewest wilds the contract's runs need, over every way to share them among suits.
+
+        ``needs`` holds, per suit, (best window, best two windows, naturals). k runs of one suit
+        need at least: its best window (k = 1); the best two windows (k = 2); for k > 2, the best
+        two windows plus the best window for each further run (a run adds at least the wilds of
+        its best window); and always k times the best window and k*m less the suit's naturals (the
+        bound of ``solver.may_meet_contract``).
+        """
+        key = tuple(needs)
+        least = self._runs_memo.get(key, -1)
+        if least >= 0:
+            return least
+        m = self.run_min
+        least = _NO_WAY
+        for split in self.run_splits:
+            total = 0
+            for s, k in enumerate(split):
+                if k:
+                    one, two, naturals = needs[s]
+                    if one >= _NO_WAY or two >= _NO_WAY:
+                        total += _NO_WAY
+                    elif k == 1:
+                        total += one
+                    else:
+                        total += max(two + (k - 2) * one, k * one, k * m - naturals)
+            if total < least:
+                least = total
+        self._runs_memo[key] = least
+        return least
+
+
+_WINDOW_MEMOS: dict[tuple[int, int, int, bool], dict[int, int]] = {}
+_PAIR_MEMOS: dict[tuple[int, int, int, bool], dict[tuple[int, int], int]] = {}
+
+
+_BOUNDS: dict[tuple[int, int], ContractBound] = {}
+
+
+def contract_bound(rules: Rules, round_number: int) -> ContractBound:
+    """The (shared, memoised) bound for a round of these rules."""
+    key = (id(rules), round_number)
+    bound = _BOUNDS.get(key)
+    if bound is None or bound.rules is not rules:
+        if len(_BOUNDS) > 1000:
+            _BOUNDS.clear()
+        bound = _BOUNDS[key] = ContractBound(rules, round_number)
+    return bound
