@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup lint typecheck check clean bench
+.PHONY: run test setup lint typecheck check clean bench browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,10 +17,16 @@ setup: $(STAMP)
 run: $(STAMP)
 	$(BIN)/shanghai play
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest src tests
+
+# The browser tests (tests/test_browser.py) need Debian's chromium: installed here where missing and we are
+# root; otherwise they fail saying how to install it (SHANGHAI_SKIP_BROWSER=1 skips them, never by default).
+browser:
+	@command -v chromium >/dev/null 2>&1 || [ "$$SHANGHAI_SKIP_BROWSER" = 1 ] || [ "$$(id -u)" != 0 ] || \
+		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -1,0 +1,299 @@
+// The page: routes (/ the lobby, /join/INVITE a table), seat tokens in localStorage, the connection.
+import { announce, clear, h, toast } from "./dom.js";
+import { Connection } from "./net.js";
+import { TableView } from "./table.js";
+
+const main = document.getElementById("main");
+const statusEl = document.getElementById("conn-status");
+let api = null;
+let conn = null;
+let tableView = null;
+
+const seatKey = (invite) => `shanghai:seat:${invite}`;
+
+export function savedSeat(invite) {
+  try { return JSON.parse(localStorage.getItem(seatKey(invite)) || "null"); } catch { return null; }
+}
+
+function saveSeat(invite, info) {
+  localStorage.setItem(seatKey(invite), JSON.stringify(info));
+  if (info.table) localStorage.setItem(`shanghai:table:${info.table}`, JSON.stringify({ invite, ...info }));
+}
+
+function forgetSeat(invite) {
+  const info = savedSeat(invite);
+  localStorage.removeItem(seatKey(invite));
+  if (info && info.table) localStorage.removeItem(`shanghai:table:${info.table}`);
+}
+
+function myTables() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key && key.startsWith("shanghai:seat:")) {
+      try { out.push({ invite: key.slice(14), ...JSON.parse(localStorage.getItem(key)) }); } catch { /* skip */ }
+    }
+  }
+  return out.sort((a, b) => (b.at || 0) - (a.at || 0)).slice(0, 6);
+}
+
+async function getJSON(url, body) {
+  const resp = await fetch(url, body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await resp.json().catch(() => ({}));
+  if (!resp.ok) throw new Error(data.message || `the server answered ${resp.status}`);
+  return data;
+}
+
+function setStatus(s) {
+  statusEl.textContent = { connecting: "Connecting…", reconnecting: "Connection lost: reconnecting…", connected: "" }[s] || "";
+  statusEl.className = `conn-status ${s}`;
+  if (s === "reconnecting") announce("Connection lost. Reconnecting.");
+}
+
+function route() {
+  const m = location.pathname.match(/^\/join\/([A-Za-z0-9_-]+)/);
+  if (conn) { conn.stop(); conn = null; }
+  tableView = null;
+  if (m) openTable(m[1]); else renderCreate();
+}
+
+// -- the lobby: create a table ---------------------------------------------------------------------
+const HOUSE_RULES = [
+  { key: "buy_penalty", label: "Penalty cards with a buy", type: "number", min: 0, max: 3 },
+  { key: "going_out", label: "Going out", type: "select",
+    choices: [["play-all", "by playing every card"], ["discard-last", "only by discarding the last card"], ["either", "either way"]] },
+  { key: "wild_limit", label: "Wilds in runs", type: "select",
+    choices: [["none", "no limit"], ["no-adjacent-in-runs", "no two wilds side by side"], ["naturals-majority", "more naturals than wilds"]] },
+  { key: "aces", label: "Aces", type: "select",
+    choices: [["low-or-high", "low or high"], ["high-only", "high only"], ["low-only", "low only"]] },
+  { key: "lay_off_on_going_down_turn", label: "Lay off on the turn you go down", type: "checkbox" },
+  { key: "joker_points", label: "Points for a joker left in hand", type: "number", min: 0, max: 200 },
+];
+
+async function renderCreate() {
+  document.title = "Shanghai Rummy";
+  clear(main);
+  main.className = "lobby";
+  try { api = api || await getJSON("/api"); } catch (e) { main.append(h("p", { class: "error" }, `The server cannot be reached: ${e.message}`)); return; }
+  const presetSel = h("select", { id: "preset", name: "preset" },
+    api.presets.map((p) => h("option", { value: p.name }, `${p.name} — ${p.title}`)));
+  const desc = h("p", { id: "preset-desc", class: "desc" });
+  const options = h("fieldset", { class: "options" });
+  const seatsBox = h("div", { id: "seats", class: "seat-list" });
+  const count = h("input", { id: "players", type: "number", min: 3, max: 8, value: 4 });
+  const nameIn = h("input", { id: "name", name: "name", required: true, maxlength: 24, autocomplete: "nickname",
+    value: localStorage.getItem("shanghai:name") || "" });
+  const houseBox = h("div", { class: "house-grid" });
+  const house = {};
+  for (const r of HOUSE_RULES) {
+    let input;
+    const id = `house-${r.key}`;
+    if (r.type === "select") {
+      input = h("select", { id }, h("option", { value: "" }, "as the rules say"), r.choices.map(([v, t]) => h("option", { value: v }, t)));
+    } else if (r.type === "checkbox") {
+      input = h("select", { id }, h("option", { value: "" }, "as the rules say"), h("option", { value: "true" }, "yes"), h("option", { value: "false" }, "no"));
+    } else {
+      input = h("input", { id, type: "number", min: r.min, max: r.max, placeholder: "as the rules say" });
+    }
+    house[r.key] = [r, input];
+    houseBox.append(h("label", { for: id }, r.label), input);
+  }
+  const buySeconds = h("input", { id: "buy-seconds", type: "number", min: 0, max: 600, value: api.settings.buy_seconds });
+  const botPause = h("input", { id: "bot-pause", type: "number", min: 0, max: 30, step: 0.1, value: api.settings.bot_pause });
+
+  const levelOptions = (selected) => [h("option", { value: "human" }, "A person (invite)"),
+    ...api.levels.map((l) => h("option", { value: l, selected: l === selected }, `Computer: ${l}`))];
+  function drawSeats() {
+    const n = Math.max(Number(count.min), Math.min(Number(count.max), Number(count.value) || 4));
+    const old = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+    clear(seatsBox);
+    seatsBox.append(h("div", { class: "seat-row" }, h("span", {}, "Seat 1"), h("span", { class: "you" }, "You (host)")));
+    for (let i = 1; i < n; i++) {
+      const sel = h("select", { id: `seat-${i}`, "aria-label": `Seat ${i + 1}` }, levelOptions(api.default_level));
+      if (old[i - 1]) sel.value = old[i - 1];
+      seatsBox.append(h("div", { class: "seat-row" }, h("label", { for: `seat-${i}` }, `Seat ${i + 1}`), sel));
+    }
+  }
+  function presetChanged() {
+    const p = api.presets.find((x) => x.name === presetSel.value);
+    desc.textContent = p.description;
+    count.min = p.min_players; count.max = p.max_players;
+    clear(options);
+    if (p.options.length) {
+      options.append(h("legend", {}, "Options"));
+      for (const o of p.options) {
+        options.append(h("label", { class: "check" }, h("input", { type: "checkbox", value: o, name: "option" }), ` ${o}`));
+      }
+    }
+    options.hidden = !p.options.length;
+    drawSeats();
+  }
+  presetSel.addEventListener("change", presetChanged);
+  count.addEventListener("change", drawSeats);
+  const err = h("p", { class: "error", role: "alert", id: "create-error" });
+  const form = h("form", { id: "create-form", class: "panel" },
+    h("h2", {}, "Start a table"),
+    h("label", { for: "name" }, "Your name"), nameIn,
+    h("label", { for: "preset" }, "Rule set"), presetSel, desc, options,
+    h("label", { for: "players" }, "Players"), count, seatsBox,
+    h("details", { class: "house" }, h("summary", {}, "House rules and timing"), houseBox,
+      h("div", { class: "house-grid" }, h("label", { for: "buy-seconds" }, "Seconds to answer a buy"), buySeconds,
+        h("label", { for: "bot-pause" }, "Computer players' pause (s)"), botPause)),
+    err,
+    h("button", { type: "submit", class: "primary", id: "create" }, "Create the table"));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    err.textContent = "";
+    const changes = {};
+    for (const [key, [r, input]] of Object.entries(house)) {
+      if (input.value === "") continue;
+      changes[key] = r.type === "number" ? Number(input.value) : r.type === "checkbox" ? input.value === "true" : input.value;
+    }
+    const body = {
+      name: nameIn.value.trim(),
+      rules: { preset: presetSel.value, options: [...options.querySelectorAll("input:checked")].map((i) => i.value), changes },
+      seats: ["human", ...[...seatsBox.querySelectorAll("select")].map((s) => s.value)],
+      settings: { buy_seconds: Number(buySeconds.value), bot_pause: Number(botPause.value) },
+    };
+    try {
+      const out = await getJSON("/api/tables", body);
+      localStorage.setItem("shanghai:name", body.name);
+      saveSeat(out.invite, { token: out.token, table: out.table, seat: out.seat, name: body.name, at: Date.now() });
+      history.pushState({}, "", out.invite_path);
+      route();
+    } catch (e) { err.textContent = e.message; }
+  });
+  const mine = myTables();
+  main.append(h("header", { class: "hero" }, h("h1", {}, "Shanghai Rummy"),
+    h("p", {}, "Contract rummy with friends and computer players. No account: share the table's link.")), form);
+  if (mine.length) {
+    main.append(h("section", { class: "panel", "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h" }, "Your tables"),
+      h("ul", { class: "mine" }, mine.map((t) => h("li", {}, h("a", { href: `/join/${t.invite}` }, `Table ${t.table || t.invite.slice(0, 6)} as ${t.name || "you"}`))))));
+  }
+  presetChanged();
+  nameIn.focus();
+}
+
+// -- a table: join it, or come back to it ------------------------------------------------------------
+async function openTable(invite) {
+  const saved = savedSeat(invite);
+  if (saved && saved.token) { connect(invite, saved.token); return; }
+  clear(main);
+  main.className = "lobby";
+  let info;
+  try { info = await getJSON(`/api/invite/${invite}`); } catch (e) {
+    main.append(h("section", { class: "panel" }, h("h2", {}, "This invitation does not work"), h("p", {}, e.message),
+      h("a", { href: "/" }, "Start a new table")));
+    return;
+  }
+  const nameIn = h("input", { id: "join-name", required: true, maxlength: 24, value: localStorage.getItem("shanghai:name") || "" });
+  const err = h("p", { class: "error", role: "alert" });
+  const open = info.seats.filter((s) => s.open);
+  const form = h("form", { class: "panel", id: "join-form" },
+    h("h2", {}, `Join a table: ${info.rules_title}`),
+    seatList(info, null),
+    open.length ? [h("label", { for: "join-name" }, "Your name"), nameIn, err,
+      h("button", { class: "primary", type: "submit", id: "join" }, "Take a seat")]
+      : h("p", {}, "Every seat is taken."),
+    h("p", {}, h("a", { href: "#", id: "watch", onclick: (ev) => { ev.preventDefault(); connect(invite, null); } }, "Watch as a spectator")));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const out = await getJSON(`/api/invite/${invite}/join`, { name: nameIn.value.trim() });
+      localStorage.setItem("shanghai:name", nameIn.value.trim());
+      saveSeat(invite, { token: out.token, table: out.table, seat: out.seat, name: nameIn.value.trim(), at: Date.now() });
+      connect(invite, out.token);
+    } catch (e) { err.textContent = e.message; }
+  });
+  main.append(h("header", { class: "hero" }, h("h1", {}, "Shanghai Rummy")), form);
+  nameIn.focus();
+}
+
+export function seatList(table, you) {
+  return h("ul", { class: "seats", "aria-label": "Seats" }, table.seats.map((s) => h("li", { class: s.open ? "open" : "" },
+    h("span", { class: `dot ${s.kind === "bot" ? "bot" : s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
+    h("span", { class: "seat-name" }, s.open ? `Seat ${s.seat + 1}: open` : s.name),
+    s.seat === table.host_seat ? h("span", { class: "tag" }, "host") : null,
+    s.seat === you ? h("span", { class: "tag you" }, "you") : null,
+    s.kind === "bot" ? h("span", { class: "tag" }, `computer (${s.level})`) : s.open ? null
+      : h("span", { class: "tag" }, s.connected ? "here" : "away"))));
+}
+
+function connect(invite, token) {
+  clear(main);
+  main.className = "table-page";
+  main.append(h("p", { class: "loading" }, "Joining the table…"));
+  tableView = null;
+  conn = new Connection({
+    token, invite, onStatus: setStatus,
+    onMessage: (msg) => onMessage(invite, token, msg),
+  });
+}
+
+function onMessage(invite, token, msg) {
+  if (msg.type === "state") {
+    if (token) { const s = savedSeat(invite); if (s) { s.at = Date.now(); saveSeat(invite, s); } }
+    if (msg.table.status === "lobby") { tableView = null; renderWaiting(invite, msg); return; }
+    if (!tableView) { clear(main); tableView = new TableView(main, conn, invite); }
+    tableView.update(msg);
+  } else if (msg.type === "error") {
+    if (["bad-token", "not-found"].includes(msg.code) && !msg.version) {
+      forgetSeat(invite);
+      conn.stop();
+      toast("Your seat is no longer yours (the host may have removed it). Join again.", "error");
+      openTable(invite);
+      return;
+    }
+    if (tableView) tableView.refused(msg); else toast(msg.message, "error");
+  } else if (msg.type === "hint" && tableView) {
+    tableView.hint(msg);
+  } else if (msg.type === "rematch") {
+    const s = savedSeat(invite);
+    if (s) saveSeat(msg.invite, { ...s, table: msg.table, seat: msg.seat, at: Date.now() });
+    history.replaceState({}, "", `/join/${msg.invite}`);
+    const next = msg.invite;
+    conn.onMessage = (m) => onMessage(next, token, m);
+    announce("The host started a rematch.");
+  }
+}
+
+function renderWaiting(invite, st) {
+  const focused = document.activeElement && document.activeElement.id;
+  const level = document.getElementById("bot-level")?.value;
+  renderWaitingRoom(invite, st);
+  if (level) document.getElementById("bot-level").value = level;
+  if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+}
+
+function renderWaitingRoom(invite, st) {
+  clear(main);
+  main.className = "lobby";
+  const link = `${location.origin}/join/${st.table.invite}`;
+  const levelSel = h("select", { id: "bot-level", "aria-label": "Computer level" }, (api?.levels || ["greedy"]).map((l) => h("option", { value: l }, l)));
+  const copyBtn = h("button", { type: "button", id: "copy-invite", onclick: async () => {
+    try { await navigator.clipboard.writeText(link); toast("Invitation link copied."); } catch {
+      const input = document.getElementById("invite-link"); input.select(); toast("Select the link and copy it.");
+    }
+  } }, "Copy link");
+  const seated = st.table.seats.filter((s) => !s.open).length;
+  main.append(h("header", { class: "hero" }, h("h1", {}, "Shanghai Rummy"), h("p", {}, st.table.rules_title)),
+    h("section", { class: "panel", id: "waiting" },
+      h("h2", {}, "Waiting for players"),
+      h("label", { for: "invite-link" }, "Invitation link: send it to the people you want to play with"),
+      h("div", { class: "row" }, h("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() }), copyBtn),
+      seatList(st.table, st.you),
+      st.host ? h("div", { class: "row host-tools" },
+        h("button", { type: "button", id: "add-bot", onclick: () => conn.send({ type: "add_bot", level: levelSel.value }) }, "Add a computer player"), levelSel,
+        st.table.seats.filter((s) => s.seat !== st.table.host_seat).map((s) => h("button", { type: "button", class: "subtle", id: `remove-seat-${s.seat}`,
+          onclick: () => conn.send({ type: "remove_seat", seat: s.seat }) }, `Remove seat ${s.seat + 1}`))) : null,
+      st.host ? h("button", { type: "button", class: "primary", id: "start", onclick: () => conn.send({ type: "start" }) },
+        `Start the game (${seated} seated; open seats get computer players)`)
+        : h("p", { class: "waiting-note" }, "The host will start the game.")));
+  if (!api) getJSON("/api").then((a) => { api = a; }).catch(() => {});
+}
+
+// for tests and the curious: the live connection (closing its socket shows the reconnection at work)
+window.shanghaiDebug = { get conn() { return conn; } };
+window.addEventListener("popstate", route);
+route();

@@ -1,0 +1,166 @@
+// Cards drawn for this project as SVG (no outside artwork): faces, pips, jokers and the back.
+
+const SUITS = { C: ["♣", "clubs", "black"], D: ["♦", "diamonds", "red"], H: ["♥", "hearts", "red"], S: ["♠", "spades", "black"] };
+const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king", 2: "two", 3: "three", 4: "four", 5: "five",
+  6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten" };
+export const RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+export const SUIT_ORDER = ["C", "D", "H", "S"];
+
+export function parseCard(text) {
+  if (text === "JK") return { joker: true, rank: "JK", suit: null };
+  return { joker: false, rank: text.slice(0, -1), suit: text.slice(-1) };
+}
+
+export function cardName(text) {
+  const c = parseCard(text);
+  if (c.joker) return "joker";
+  return `${RANK_NAMES[c.rank] || c.rank} of ${SUITS[c.suit][1]}`;
+}
+
+// What a wild stands for: a card in a run ("7D"), a rank in a set ("7") or anything ("any").
+export function meaningName(text) {
+  if (text === "any") return "any card";
+  if (RANK_NAMES[text]) return `a ${RANK_NAMES[text]}`;
+  return /^(10|[2-9AJQK])[CDHS]$/.test(text) ? cardName(text) : text;
+}
+
+export function meaningShort(text) {
+  return /^(10|[2-9AJQK])[CDHS]$/.test(text) ? cardShort(text) : text;
+}
+
+export function cardShort(text) {
+  const c = parseCard(text);
+  return c.joker ? "Joker" : `${c.rank}${SUITS[c.suit][0]}`;
+}
+
+export function isRed(text) {
+  const c = parseCard(text);
+  return !c.joker && SUITS[c.suit][2] === "red";
+}
+
+export function rankIndex(text) {
+  const c = parseCard(text);
+  return c.joker ? 99 : RANK_ORDER.indexOf(c.rank);
+}
+
+export function suitIndex(text) {
+  const c = parseCard(text);
+  return c.joker ? 9 : SUIT_ORDER.indexOf(c.suit);
+}
+
+const PIPS = {
+  1: [],
+  2: [[50, 30], [50, 110, 1]],
+  3: [[50, 30], [50, 70], [50, 110, 1]],
+  4: [[34, 30], [66, 30], [34, 110, 1], [66, 110, 1]],
+  5: [[34, 30], [66, 30], [50, 70], [34, 110, 1], [66, 110, 1]],
+  6: [[34, 30], [66, 30], [34, 70], [66, 70], [34, 110, 1], [66, 110, 1]],
+  7: [[34, 30], [66, 30], [50, 50], [34, 70], [66, 70], [34, 110, 1], [66, 110, 1]],
+  8: [[34, 30], [66, 30], [50, 50], [34, 70], [66, 70], [50, 90, 1], [34, 110, 1], [66, 110, 1]],
+  9: [[34, 28], [66, 28], [34, 56], [66, 56], [50, 70], [34, 84, 1], [66, 84, 1], [34, 112, 1], [66, 112, 1]],
+  10: [[34, 28], [66, 28], [50, 42], [34, 56], [66, 56], [34, 84, 1], [66, 84, 1], [50, 98, 1], [34, 112, 1], [66, 112, 1]],
+};
+
+function pip(x, y, sym, flip, size = 22) {
+  const t = flip ? ` transform="rotate(180 ${x} ${y})"` : "";
+  return `<text x="${x}" y="${y}" font-size="${size}" text-anchor="middle" dominant-baseline="central"${t}>${sym}</text>`;
+}
+
+// The SVG markup of a card face (viewBox 100 x 140).
+export function cardSVG(text) {
+  const c = parseCard(text);
+  const frame = `<rect x="1.5" y="1.5" width="97" height="137" rx="9" class="card-bg"/>`;
+  if (c.joker) {
+    return `<svg viewBox="0 0 100 140" class="card-svg joker" aria-hidden="true" focusable="false">${frame}
+      <g class="ink-joker" font-family="Georgia, serif" font-weight="700">
+        <text x="11" y="14" font-size="11" text-anchor="middle" writing-mode="tb">JOKER</text>
+        <text x="89" y="126" font-size="11" text-anchor="middle" writing-mode="tb" transform="rotate(180 89 100)">JOKER</text>
+        <path d="M50 30 L58 56 L85 56 L63 72 L71 98 L50 82 L29 98 L37 72 L15 56 L42 56 Z" class="joker-star"/>
+        <circle cx="50" cy="66" r="7" class="joker-dot"/>
+        <text x="50" y="118" font-size="13" text-anchor="middle">wild</text>
+      </g></svg>`;
+  }
+  const [sym, , color] = SUITS[c.suit];
+  const corner = `<g font-family="Georgia, 'DejaVu Serif', serif" font-weight="700">
+      <text x="13" y="23" font-size="${c.rank === "10" ? 19 : 24}" text-anchor="middle"${c.rank === "10" ? ' letter-spacing="-2"' : ""}>${c.rank}</text>
+      <text x="13" y="42" font-size="19" text-anchor="middle">${sym}</text>
+      <g transform="rotate(180 50 70)">
+        <text x="13" y="23" font-size="${c.rank === "10" ? 19 : 24}" text-anchor="middle"${c.rank === "10" ? ' letter-spacing="-2"' : ""}>${c.rank}</text>
+        <text x="13" y="42" font-size="19" text-anchor="middle">${sym}</text>
+      </g></g>`;
+  let middle = "";
+  if (c.rank === "A") {
+    middle = pip(50, 72, sym, false, 54);
+  } else if (["J", "Q", "K"].includes(c.rank)) {
+    middle = `<rect x="24" y="22" width="52" height="96" rx="5" class="face-frame ${color}"/>
+      <text x="50" y="62" font-size="40" text-anchor="middle" dominant-baseline="central" font-family="Georgia, serif" font-weight="700">${c.rank}</text>
+      ${pip(50, 96, sym, false, 24)}`;
+  } else {
+    middle = PIPS[Number(c.rank)].map(([x, y, f]) => pip(x, y, sym, Boolean(f))).join("");
+  }
+  return `<svg viewBox="0 0 100 140" class="card-svg ${color}" aria-hidden="true" focusable="false">${frame}
+    <g class="ink">${corner}${middle}</g></svg>`;
+}
+
+export function backSVG() {
+  return `<svg viewBox="0 0 100 140" class="card-svg back" aria-hidden="true" focusable="false">
+    <defs><pattern id="lattice" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+      <rect width="10" height="10" class="back-a"/><rect width="5" height="10" class="back-b"/></pattern></defs>
+    <rect x="1.5" y="1.5" width="97" height="137" rx="9" class="back-edge"/>
+    <rect x="8" y="8" width="84" height="124" rx="5" fill="url(#lattice)"/>
+    <circle cx="50" cy="70" r="16" class="back-seal"/><text x="50" y="71" font-size="16" text-anchor="middle"
+      dominant-baseline="central" class="back-letter" font-family="Georgia, serif" font-weight="700">S</text></svg>`;
+}
+
+// Each card's SVG is parsed once, then cloned (a table redraws often).
+const parsed = new Map();
+function svgNode(key, make) {
+  let tpl = parsed.get(key);
+  if (!tpl) {
+    tpl = document.createElement("template");
+    tpl.innerHTML = make(key).trim();
+    parsed.set(key, tpl);
+  }
+  return tpl.content.firstElementChild.cloneNode(true);
+}
+
+// A card element. opts: {tag, small, label, extra attributes}
+export function cardEl(text, opts = {}) {
+  const el = document.createElement(opts.tag || "div");
+  el.className = `card${opts.small ? " small" : ""}${opts.className ? ` ${opts.className}` : ""}`;
+  el.dataset.card = text;
+  el.append(svgNode(text, cardSVG));
+  if (opts.label !== false) el.setAttribute("aria-label", opts.label || cardName(text));
+  if (opts.tag !== "button" && opts.label !== false) el.setAttribute("role", "img");
+  return el;
+}
+
+export function backEl(opts = {}) {
+  const el = document.createElement(opts.tag || "div");
+  el.className = `card back${opts.small ? " small" : ""}`;
+  el.append(svgNode("back", backSVG));
+  return el;
+}
+
+// A run's cards in order, wilds in their places, lowest first (for a meld the player builds).
+export function orderRun(cards, isWild) {
+  const wilds = cards.filter(isWild);
+  const naturals = cards.filter((c) => !isWild(c));
+  if (!naturals.length) return cards.slice();
+  const value = (c, aceHigh) => { const r = rankIndex(c); return r === 0 && aceHigh ? 13 : r; };
+  const hasKingSide = naturals.some((c) => rankIndex(c) >= 9);
+  const aceHigh = hasKingSide && naturals.some((c) => rankIndex(c) === 0);
+  const sorted = naturals.slice().sort((a, b) => value(a, aceHigh) - value(b, aceHigh));
+  const out = [sorted[0]];
+  const spare = wilds.slice();
+  for (let i = 1; i < sorted.length; i++) {
+    let gap = value(sorted[i], aceHigh) - value(sorted[i - 1], aceHigh) - 1;
+    while (gap-- > 0 && spare.length) out.push(spare.shift());
+    out.push(sorted[i]);
+  }
+  // wilds left over go on the high end while there is room, then on the low end
+  let high = value(sorted[sorted.length - 1], aceHigh);
+  while (spare.length && high < 13) { out.push(spare.shift()); high++; }
+  while (spare.length) out.unshift(spare.shift());
+  return out;
+}

@@ -1,0 +1,684 @@
+// The card table: draws a `state` message and turns clicks, drags and keys into actions.
+// Everything the page offers comes from the `legal` list the server sent; the server decides.
+import { backEl, cardEl, cardName, cardShort, meaningName, meaningShort, orderRun, parseCard, rankIndex, suitIndex } from "./cards.js";
+import { announce, clear, h, toast } from "./dom.js";
+
+const PHASE_WORDS = { cut: "the cut", draw: "drawing", buy: "a buy", play: "playing", shanghai: "a Shanghai call", "game-over": "game over" };
+
+function countOf(list) {
+  const m = new Map();
+  for (const x of list) m.set(x, (m.get(x) || 0) + 1);
+  return m;
+}
+
+export class TableView {
+  constructor(root, conn, invite) {
+    this.root = root;
+    this.conn = conn;
+    this.invite = invite;
+    this.st = null;
+    this.order = null;           // the hand in the player's own order (card texts)
+    this.selected = new Set();   // indices into this.order
+    this.staged = [];            // melds the player is building: {kind, cards}
+    this.pending = false;        // an action was sent and not answered yet
+    this.seenRounds = null;
+    this.hintMsg = null;
+    this.countdown = 0;
+    this.keys = {};
+    this.build();
+  }
+
+  // -- the page's frame, built once ------------------------------------------------------------------
+  build() {
+    const r = this.root;
+    r.className = "table-page";
+    this.el = {
+      head: h("header", { class: "table-head" }),
+      players: h("section", { class: "players", "aria-label": "Players" }),
+      center: h("section", { class: "center", "aria-label": "Stock and discard pile" }),
+      buy: h("section", { class: "buybar", id: "buybar", hidden: true, "aria-label": "Buy" }),
+      melds: h("section", { class: "melds", id: "melds", "aria-label": "Melds on the table" }),
+      staging: h("section", { class: "staging", id: "staging", hidden: true, "aria-label": "Melds you are building" }),
+      actions: h("section", { class: "actions", id: "actions", "aria-label": "Your moves" }),
+      hand: h("section", { class: "hand-area", "aria-label": "Your hand" }),
+      log: h("section", { class: "log", "aria-label": "What happened" }),
+      message: h("p", { class: "message", id: "message", role: "status" }),
+      dialog: h("dialog", { class: "scores", id: "scores", "aria-labelledby": "scores-title" }),
+    };
+    r.append(this.el.head, this.el.players, h("div", { class: "felt" }, this.el.center, this.el.buy, this.el.melds),
+      this.el.message, this.el.staging, this.el.actions, this.el.hand, this.el.log, this.el.dialog);
+    document.addEventListener("keydown", (ev) => this.globalKey(ev));
+  }
+
+  // -- names and words -------------------------------------------------------------------------------
+  name(seat) {
+    if (seat === this.st.you) return "You";
+    const s = this.st.table.seats[seat];
+    return s ? s.name : `Seat ${seat + 1}`;
+  }
+
+  fullName(seat) {
+    const s = this.st.table.seats[seat];
+    const n = s ? s.name : `Seat ${seat + 1}`;
+    return seat === this.st.you ? `${n} (you)` : n;
+  }
+
+  owns(seat) { return seat === this.st.you ? "your" : `${this.name(seat)}'s`; }
+
+  meldWords(id) {
+    const m = this.st.game.table.find((x) => x.id === id);
+    return m ? `${this.owns(m.owner)} ${m.kind} ${m.cards.map(cardShort).join(" ")}` : `meld ${id}`;
+  }
+
+  actionWords(a) {
+    const g = this.st.game;
+    switch (a.verb) {
+      case "draw": return "Draw from the stock";
+      case "take": return `Take the ${cardShort(g.discard_top)}`;
+      case "buy": return `Buy the ${cardShort(g.discard_top)}`;
+      case "pass": return "Pass";
+      case "cut": return `Cut ${a.target} cards`;
+      case "down": return `Go down: ${a.melds.map((m) => `${m.kind} ${m.cards.map(cardShort).join(" ")}`).join(" | ")}`;
+      case "layoff": return `Lay off ${cardShort(a.card)} on ${this.meldWords(a.meld)}${a.end ? ` (${a.end} end)` : ""}`;
+      case "replace": return `Put ${cardShort(a.card)} in place of the wild in ${this.meldWords(a.meld)}`;
+      case "discard": return `Discard ${cardShort(a.card)}${a.shanghai ? " and call Shanghai" : ""}`;
+      case "shanghai": return `Call Shanghai on ${this.meldWords(a.meld)}${a.end ? ` (${a.end} end)` : ""}`;
+      default: return JSON.stringify(a);
+    }
+  }
+
+  historyWords(text) {
+    const w = text.split(" ");
+    const who = this.name(Number(w[0]));
+    const you = Number(w[0]) === this.st.you;
+    const c = (t) => cardName(t);
+    switch (w[1]) {
+      case "draw": return `${who} drew from the stock.`;
+      case "take": return `${who} took the discard.`;
+      case "buy": return `${who} bought the discard.`;
+      case "pass": return null;
+      case "cut": return `${who} cut ${w[2]} cards.`;
+      case "down": return `${who} went down.`;
+      case "layoff": return `${who} laid off the ${c(w[2])}.`;
+      case "replace": return `${who} replaced a wild with the ${c(w[2])}.`;
+      case "discard": return `${who} discarded the ${c(w[2])}${w[3] ? " and called Shanghai" : ""}.`;
+      case "shanghai": return `${who} called Shanghai.`;
+      default: return you ? null : `${who}: ${w.slice(1).join(" ")}`;
+    }
+  }
+
+  legal(verb) { return (this.st.legal || []).filter((l) => l.action.verb === verb).map((l) => l.action); }
+
+  isWild(card) {
+    if (card === "JK") return true;
+    const rules = this.st.game.rules_name || "";
+    return rules.startsWith("may-i") && (card === "2C" || card === "2S");
+  }
+
+  // -- sending ---------------------------------------------------------------------------------------
+  act(action) {
+    if (this.pending) return;
+    const id = this.conn.send({ type: "action", version: this.st.version, action });
+    if (id === null) { toast("Not connected: the move was not sent.", "error"); return; }
+    this.pending = true;
+    this.keys.actions = null;
+    this.el.actions.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+  }
+
+  refused(msg) {
+    this.pending = false;
+    const text = `The server refused that: ${msg.message}`;
+    this.el.message.textContent = text;
+    this.el.message.className = "message error";
+    toast(text, "error");
+    if (this.st) this.render();
+  }
+
+  hint(msg) {
+    this.hintMsg = msg;
+    this.renderHint();
+    announce(`Hint: ${this.actionWords(msg.action)}. ${msg.reason || ""}`);
+  }
+
+  // -- a new state ------------------------------------------------------------------------------------
+  update(st) {
+    const prev = this.st;
+    this.st = st;
+    this.pending = false;
+    const g = st.game;
+    if (!g) return;
+    if (this.hintMsg && this.hintMsg.version !== st.version) this.hintMsg = null;
+    this.reconcileHand(g.hand, prev);
+    this.el.message.textContent = "";
+    this.el.message.className = "message";
+    if (this.seenRounds === null) this.seenRounds = g.phase === "game-over" ? g.round_results.length - 1 : g.round_results.length;
+    this.render();
+    Object.assign(this.root.dataset, { version: String(st.version), phase: g.phase, round: String(g.round_number), you: String(st.you) });
+    this.speak(prev, st);
+    if (g.round_results.length > this.seenRounds) {
+      this.seenRounds = g.round_results.length;
+      this.showScores();
+    }
+  }
+
+  reconcileHand(hand, prev) {
+    const key = `shanghai:order:${this.invite}`;
+    if (this.order === null) {
+      try { this.order = JSON.parse(sessionStorage.getItem(key) || "null"); } catch { this.order = null; }
+      if (!Array.isArray(this.order)) this.order = [];
+    }
+    const want = countOf(hand);
+    const kept = [];
+    for (const c of this.order) {
+      const n = want.get(c) || 0;
+      if (n > 0) { kept.push(c); want.set(c, n - 1); }
+    }
+    const added = [];
+    for (const c of hand) {
+      const n = want.get(c) || 0;
+      if (n > 0) { added.push(c); want.set(c, n - 1); }
+    }
+    const changed = kept.length !== this.order.length || added.length > 0;
+    this.order = kept.concat(added);
+    this.drawn = prev ? added : [];
+    if (changed) { this.selected.clear(); this.staged = this.staged.filter(() => false); }
+    sessionStorage.setItem(key, JSON.stringify(this.order));
+  }
+
+  speak(prev, st) {
+    const g = st.game;
+    const lines = [];
+    const pg = prev && prev.game;
+    if (pg && pg.round_number === g.round_number) {
+      for (const t of g.history.slice(pg.history.length).slice(-3)) {
+        const w = this.historyWords(t);
+        if (w) lines.push(w);
+      }
+    } else if (g.phase !== "game-over") {
+      lines.push(`Round ${g.round_number} of ${g.rounds}: ${g.contract}.`);
+    }
+    if (this.drawn.length && this.drawn.length <= 3) lines.push(`You got the ${this.drawn.map(cardName).join(", the ")}.`);
+    const mine = st.legal.length > 0;
+    const wasMine = prev && prev.legal.length > 0;
+    if (mine && !wasMine) lines.push(this.statusText());
+    if (g.phase === "game-over" && pg && pg.phase !== "game-over") lines.push("The game is over.");
+    if (lines.length) announce(lines.join(" "));
+  }
+
+  statusText() {
+    const g = this.st.game;
+    const turn = this.name(g.turn);
+    const mineNow = this.st.legal.length > 0;
+    const top = g.discard_top ? cardShort(g.discard_top) : "nothing";
+    switch (g.phase) {
+      case "cut": return mineNow ? "You cut the deck: choose how many cards." : `${turn} is cutting the deck.`;
+      case "draw": return mineNow ? `Your turn: draw from the stock or take the ${top}.` : `${turn}'s turn to draw.`;
+      case "buy": {
+        const left = this.st.deadline ? Math.max(0, Math.round(this.st.deadline - Date.now() / 1000)) : null;
+        return mineNow ? `Do you want the ${top}? Buy it or pass${left !== null ? ` (${left} seconds)` : ""}.` : `Waiting for buys on the ${top}.`;
+      }
+      case "play": return mineNow ? (this.legal("down").length ? "Your turn: you can go down! Then discard." : "Your turn: play, then discard a card.") : `${turn} is playing.`;
+      case "shanghai": return mineNow ? "You may call Shanghai." : "Waiting for a Shanghai call.";
+      case "game-over": return "The game is over.";
+      default: return `${turn}: ${PHASE_WORDS[g.phase] || g.phase}.`;
+    }
+  }
+
+  // -- drawing ---------------------------------------------------------------------------------------
+  render() {
+    const active = document.activeElement;
+    const focusKey = active && active.dataset ? active.dataset.focus : null;
+    // each part is drawn again only when what it shows has changed
+    const g = this.st.game;
+    const legal = (this.st.legal || []).map((l) => l.text).join(",");
+    const sel = [...this.selected].join(",");
+    const seats = JSON.stringify(this.st.table.seats);
+    const part = (name, key, draw) => {
+      if (this.keys[name] !== key) { this.keys[name] = key; draw.call(this); }
+    };
+    part("head", [g.round_number, g.phase, g.contract, legal.length > 0].join("|"), this.renderHead);
+    part("players", JSON.stringify([g.hand_counts, g.down, g.buys_used, g.totals, g.to_act, g.turn, seats]), this.renderPlayers);
+    part("center", JSON.stringify([g.stock_size, g.discard_top, g.discard_size, g.phase, g.discard_live, legal, g.turn, g.to_act, seats]), this.renderCenter);
+    part("buy", JSON.stringify([g.phase, this.st.deadline, legal, g.buy_window, g.discard_top]), this.renderBuy);
+    part("melds", JSON.stringify([g.table, legal, sel, seats]), this.renderMelds);
+    part("staging", JSON.stringify([this.staged, legal]), this.renderStaging);
+    part("actions", JSON.stringify([legal, sel, this.pending, this.st.version, this.st.host, g.phase, this.staged.length]), this.renderActions);
+    part("hand", JSON.stringify([this.order, sel, this.hintMsg && this.hintMsg.version, this.drawn, this.staged, g.phase]), this.renderHand);
+    part("log", JSON.stringify([g.round_number, g.history.length, seats]), this.renderLog);
+    this.renderHint();
+    if (focusKey && !this.el.dialog.open) {
+      const again = this.root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
+      if (again && !again.disabled) again.focus(); else if (focusKey.startsWith("hand")) this.focusHand(0);
+    }
+  }
+
+  renderHead() {
+    const g = this.st.game;
+    clear(this.el.head);
+    this.el.head.append(
+      h("div", { class: "round" }, h("span", { class: "round-no", id: "round" }, g.phase === "game-over" ? "Game over" : `Round ${g.round_number} of ${g.rounds}`),
+        h("span", { class: "contract", id: "contract" }, g.contract)),
+      h("div", { class: "head-tools" },
+        h("button", { type: "button", id: "hint", "data-focus": "hint", disabled: !this.st.legal.length, onclick: () => this.conn.send({ type: "hint" }), title: "Ask the coach (H)" }, "Hint"),
+        h("button", { type: "button", id: "show-scores", "data-focus": "scores", onclick: () => this.showScores() }, "Scores"),
+        h("a", { href: "/", class: "button subtle" }, "Lobby")));
+    document.title = `${this.st.legal.length ? "● " : ""}Shanghai: round ${g.round_number}`;
+  }
+
+  renderPlayers() {
+    const g = this.st.game;
+    clear(this.el.players);
+    for (let i = 0; i < g.players; i++) {
+      const seat = this.st.table.seats[i] || {};
+      const acting = g.to_act.includes(i);
+      const status = seat.kind === "bot" ? "computer" : seat.standin ? "away: a computer plays" : seat.connected ? "" : "away";
+      this.el.players.append(h("div", {
+        class: `player${acting ? " acting" : ""}${i === this.st.you ? " me" : ""}${g.turn === i ? " turn" : ""}`,
+        dataset: { seat: String(i) }, "aria-current": g.turn === i ? "true" : null,
+        "aria-label": `${this.name(i)}: ${g.hand_counts[i]} cards, ${g.down[i] ? "down" : "not down"}, buys ${g.buys_used[i]} of ${g.buy_limit}, total ${g.totals[i]}${acting ? ", to act" : ""}`,
+      },
+      h("div", { class: "pname" }, acting ? h("span", { class: "turn-dot", "aria-hidden": "true" }) : null, i === this.st.you ? `${seat.name} (you)` : seat.name),
+      h("div", { class: "pstats" },
+        h("span", { class: "count", title: "cards in hand" }, h("span", { class: "mini-back", "aria-hidden": "true" }), h("b", { class: "hand-count" }, g.hand_counts[i])),
+        h("span", { class: `down-badge ${g.down[i] ? "is-down" : ""}` }, g.down[i] ? "down" : "not down"),
+        h("span", { class: "buys", title: "buys used" }, `buys ${g.buys_used[i]}/${g.buy_limit}`),
+        h("span", { class: "total", title: "total points" }, `${g.totals[i]} pts`)),
+      status ? h("div", { class: "pnote" }, status) : null,
+      this.st.host && seat.kind === "human" && !seat.connected && !seat.open && i !== this.st.you && g.phase !== "game-over"
+        ? h("button", { type: "button", class: "subtle small-btn", "data-focus": `remove-${i}`,
+          onclick: () => this.conn.send({ type: "remove_seat", seat: i }) }, "Free this seat") : null));
+    }
+  }
+
+  renderCenter() {
+    const g = this.st.game;
+    clear(this.el.center);
+    const draw = this.legal("draw")[0];
+    const take = this.legal("take")[0];
+    const discard = this.legal("discard");
+    const stock = h("button", { type: "button", class: "pile stock", id: "stock", "data-focus": "stock", disabled: !draw,
+      "aria-label": `Stock, ${g.stock_size} cards${draw ? ": draw a card" : ""}`, onclick: () => draw && this.act(draw) },
+    backEl(), h("span", { class: "pile-count" }, g.stock_size));
+    const top = g.discard_top;
+    const pile = h("button", { type: "button", class: `pile discard${g.discard_live && g.phase === "buy" ? " live" : ""}`, id: "discard-pile",
+      "data-focus": "discard-pile", disabled: !take,
+      "aria-label": `Discard pile, ${g.discard_size} cards, top: ${top ? cardName(top) : "empty"}${take ? ": take it" : ""}`,
+      onclick: () => take && this.act(take) },
+    top ? cardEl(top, { label: false }) : h("div", { class: "card empty" }), h("span", { class: "pile-count" }, g.discard_size));
+    pile.addEventListener("dragover", (ev) => { if (discard.length) { ev.preventDefault(); pile.classList.add("over"); } });
+    pile.addEventListener("dragleave", () => pile.classList.remove("over"));
+    pile.addEventListener("drop", (ev) => {
+      ev.preventDefault(); pile.classList.remove("over");
+      const card = this.order[Number(ev.dataTransfer.getData("text/plain"))];
+      const a = discard.find((d) => d.card === card && !d.shanghai);
+      if (a) this.act(a); else toast(`You cannot discard the ${cardShort(card)} now.`, "error");
+    });
+    this.el.center.append(h("div", { class: "piles" }, h("figure", {}, stock, h("figcaption", {}, "Stock")),
+      h("figure", {}, pile, h("figcaption", {}, "Discard"))),
+    h("div", { class: "status", id: "status" }, this.statusText()));
+  }
+
+  renderBuy() {
+    const g = this.st.game;
+    const buy = this.legal("buy")[0];
+    const pass = this.legal("pass")[0];
+    const el = this.el.buy;
+    clearInterval(this.countdown);
+    clear(el);
+    if (g.phase !== "buy" && g.phase !== "shanghai") { el.hidden = true; return; }
+    el.hidden = false;
+    const top = g.discard_top ? cardShort(g.discard_top) : "";
+    const who = g.buy_window.filter((s) => s !== this.st.you).map((s) => this.name(s));
+    const bar = h("div", { class: "bar" }, h("div", { class: "fill" }));
+    const secs = h("span", { class: "secs", id: "buy-seconds-left" });
+    el.append(h("div", { class: "buy-text" }, g.phase === "buy"
+      ? (buy || pass ? `The ${top} is open to buying.` : `${who.join(", ") || "Others"} may buy the ${top}.`)
+      : "A Shanghai call is open.", this.st.deadline ? secs : null),
+    this.st.deadline ? bar : null,
+    h("div", { class: "row" },
+      buy ? h("button", { type: "button", class: "primary", id: "buy", "data-focus": "buy", onclick: () => this.act(buy) },
+        `Buy the ${top} (B)`) : null,
+      pass ? h("button", { type: "button", id: "pass", "data-focus": "pass", onclick: () => this.act(pass) }, "Pass (P)") : null));
+    if (this.st.deadline) {
+      const total = this.st.table.settings.buy_seconds || 15;
+      const tick = () => {
+        const left = Math.max(0, this.st.deadline - Date.now() / 1000);
+        secs.textContent = ` ${Math.ceil(Math.min(left, total))} s left`;
+        bar.firstChild.style.width = `${Math.max(0, Math.min(100, (100 * left) / total))}%`;
+      };
+      tick();
+      this.countdown = setInterval(tick, 200);
+    }
+  }
+
+  renderMelds() {
+    const g = this.st.game;
+    clear(this.el.melds);
+    if (!g.table.length) {
+      this.el.melds.append(h("p", { class: "empty-note" }, `Contract: ${g.contract}. Nobody is down yet.`));
+      return;
+    }
+    const owners = [...new Set(g.table.map((m) => m.owner))].sort((a, b) => a - b);
+    const sel = this.selectedCards();
+    for (const owner of owners) {
+      const group = h("div", { class: "meld-group", dataset: { owner: String(owner) } }, h("h3", {}, owner === this.st.you ? "Your melds" : `${this.name(owner)}'s melds`));
+      for (const m of g.table.filter((x) => x.owner === owner)) {
+        const meanings = this.wildMeanings(m);
+        const targets = (this.st.legal || []).filter((l) => ["layoff", "replace", "shanghai"].includes(l.action.verb) && l.action.meld === m.id);
+        const fits = sel.length === 1 && targets.some((l) => l.action.card === sel[0]);
+        const label = `${this.owns(owner)} ${m.kind}: ${m.cards.map((c, i) => (meanings[i] ? `${cardName(c)} as ${meaningName(meanings[i])}` : cardName(c))).join(", ")}`;
+        const meld = h("div", { class: `meld ${m.kind}${fits ? " fits" : ""}${targets.length ? " target" : ""}`, role: "group", tabindex: "0",
+          "aria-label": label + (targets.length ? ". Press Enter to play your selected card here." : ""),
+          dataset: { meldId: String(m.id), focus: `meld-${m.id}` } },
+        m.cards.map((c, i) => h("div", { class: `meld-card${meanings[i] ? " wild" : ""}` }, cardEl(c, { small: true, label: false }),
+          meanings[i] ? h("span", { class: "wild-means", title: `wild: ${meaningName(meanings[i])}` }, `=${meaningShort(meanings[i])}`) : null)));
+        meld.addEventListener("click", () => this.playOnMeld(m.id));
+        meld.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.playOnMeld(m.id); } });
+        meld.addEventListener("dragover", (ev) => { if (targets.length) { ev.preventDefault(); meld.classList.add("over"); } });
+        meld.addEventListener("dragleave", () => meld.classList.remove("over"));
+        meld.addEventListener("drop", (ev) => {
+          ev.preventDefault(); meld.classList.remove("over");
+          this.playOnMeld(m.id, this.order[Number(ev.dataTransfer.getData("text/plain"))]);
+        });
+        group.append(meld);
+      }
+      this.el.melds.append(group);
+    }
+  }
+
+  wildMeanings(m) {
+    const out = [];
+    const used = new Set();
+    for (const w of m.wilds || []) {
+      const [card, means] = w.split("=");
+      const i = m.cards.findIndex((c, k) => c === card && !used.has(k));
+      if (i >= 0) { used.add(i); out[i] = means; }
+    }
+    return out;
+  }
+
+  // a card (the one selected, or dropped) played on a meld: lay off, replace a wild or call Shanghai
+  playOnMeld(meldId, card) {
+    const c = card || (this.selectedCards().length === 1 ? this.selectedCards()[0] : null);
+    if (!c) { toast("Select one card of your hand first, then choose the meld.", "error"); return; }
+    const options = (this.st.legal || []).map((l) => l.action).filter((a) => ["layoff", "replace"].includes(a.verb) && a.meld === meldId && a.card === c);
+    if (!options.length) { toast(`The ${cardShort(c)} cannot go on that meld now.`, "error"); return; }
+    if (options.length === 1) { this.act(options[0]); return; }
+    this.choose(`Where does the ${cardShort(c)} go?`, options);
+  }
+
+  choose(question, actions) {
+    const d = this.el.dialog;
+    clear(d);
+    d.append(h("h2", { id: "scores-title" }, question),
+      h("div", { class: "choices" }, actions.map((a) => h("button", { type: "button", onclick: () => { d.close(); this.act(a); } },
+        a.end ? `${a.end === "low" ? "Low" : "High"} end` : this.actionWords(a)))),
+      h("button", { type: "button", class: "subtle", onclick: () => d.close() }, "Cancel"));
+    d.showModal();
+  }
+
+  renderStaging() {
+    const el = this.el.staging;
+    clear(el);
+    if (!this.legal("down").length || !this.staged.length) { el.hidden = true; return; }
+    el.hidden = false;
+    el.append(h("h3", {}, "Your melds to lay down"),
+      h("div", { class: "staged" }, this.staged.map((m, i) => h("div", { class: "meld" },
+        h("span", { class: "kind" }, m.kind), m.cards.map((c) => cardEl(c, { small: true })),
+        h("button", { type: "button", class: "subtle", "aria-label": `Take back ${m.kind} ${i + 1}`,
+          onclick: () => { this.staged.splice(i, 1); this.render(); } }, "×")))),
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "primary", id: "down-staged", "data-focus": "down-staged",
+          onclick: () => this.act({ verb: "down", melds: this.staged.map((m) => ({ kind: m.kind, cards: m.cards })) }) }, "Go down with these"),
+        h("button", { type: "button", class: "subtle", onclick: () => { this.staged = []; this.render(); } }, "Start again")));
+  }
+
+  stagedCards() { return this.staged.flatMap((m) => m.cards); }
+
+  renderActions() {
+    const el = this.el.actions;
+    clear(el);
+    const g = this.st.game;
+    const legal = this.st.legal || [];
+    const sel = this.selectedCards();
+    const btn = (id, text, onclick, cls = "") => h("button", { type: "button", id, class: cls, "data-focus": id, onclick }, text);
+    const row = h("div", { class: "row main-moves" });
+    const draw = this.legal("draw")[0];
+    const take = this.legal("take")[0];
+    if (draw) row.append(btn("draw", "Draw from the stock (S)", () => this.act(draw), "primary"));
+    if (take) row.append(btn("take", `Take the ${cardShort(g.discard_top)} (T)`, () => this.act(take)));
+    const down = this.legal("down")[0];
+    if (down) {
+      row.append(btn("go-down", "Go down (suggested)", () => this.act(down), "primary"));
+      row.append(h("span", { class: "suggestion" }, down.melds.map((m) => h("span", { class: "sugg-meld" }, `${m.kind}: ${m.cards.map(cardShort).join(" ")}`))));
+      if (sel.length >= 3) {
+        row.append(btn("stage-set", "Make a set of the selected", () => this.stage("set")),
+          btn("stage-run", "Make a run of the selected", () => this.stage("run")));
+      }
+    }
+    if (sel.length === 1) {
+      const c = sel[0];
+      const discard = this.legal("discard").find((a) => a.card === c && !a.shanghai);
+      if (discard) row.append(btn("discard", `Discard ${cardShort(c)} (D)`, () => this.act(discard), "primary"));
+      for (const a of legal.map((l) => l.action).filter((x) => ["layoff", "replace"].includes(x.verb) && x.card === c)) {
+        row.append(btn(`${a.verb}-${a.meld}-${a.end || ""}`, this.actionWords(a), () => this.act(a)));
+      }
+    } else if (this.legal("discard").length && !sel.length) {
+      row.append(h("span", { class: "tip" }, "Select a card to discard, or drag it onto the discard pile."));
+    }
+    const cuts = this.legal("cut");
+    if (cuts.length) {
+      const targets = cuts.map((a) => a.target);
+      const lo = Math.min(...targets);
+      const hi = Math.max(...targets);
+      const best = g.players * 11 + 1;
+      const input = h("input", { type: "number", id: "cut-target", min: lo, max: hi, value: Math.min(hi, Math.max(lo, best)), "aria-label": "Cards to cut" });
+      row.append(h("label", { for: "cut-target" }, `Cut how many cards (${best} makes THE CUT)?`), input,
+        btn("cut", "Cut", () => { const a = cuts.find((x) => x.target === Number(input.value)); if (a) this.act(a); else toast(`Cut between ${lo} and ${hi} cards.`, "error"); }, "primary"));
+    }
+    if (g.phase === "game-over" && this.st.host) row.append(btn("rematch", "Play again (rematch)", () => this.conn.send({ type: "rematch" }), "primary"));
+    el.append(row);
+    const others = legal.filter((l) => l.action.verb !== "cut");
+    if (others.length) {
+      el.append(h("details", { class: "all-moves", id: "all-moves" }, h("summary", { "data-focus": "all-moves" }, `Every move you can make (${others.length})`),
+        h("ul", {}, others.map((l, i) => h("li", {}, h("button", { type: "button", class: "move", "data-focus": `move-${l.text}`,
+          dataset: { action: l.text, n: String(i) }, onclick: () => this.act(l.action) }, this.actionWords(l.action)))))));
+      const d = el.querySelector("details");
+      if (this.movesOpen) d.open = true;
+      d.addEventListener("toggle", () => { this.movesOpen = d.open; });
+    }
+    if (this.pending) el.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+  }
+
+  stage(kind) {
+    const cards = this.selectedCards();
+    this.staged.push({ kind, cards: kind === "run" ? orderRun(cards, (c) => this.isWild(c)) : cards });
+    this.selected.clear();
+    this.render();
+  }
+
+  selectedCards() { return [...this.selected].sort((a, b) => a - b).map((i) => this.order[i]); }
+
+  renderHand() {
+    const el = this.el.hand;
+    clear(el);
+    el.hidden = this.st.you === null || this.st.you === undefined;  // a spectator has no hand
+    if (el.hidden) return;
+    const g = this.st.game;
+    const hinted = this.hintMsg && this.hintMsg.action ? (this.hintMsg.action.card ? [this.hintMsg.action.card] : (this.hintMsg.action.melds || []).flatMap((m) => m.cards)) : [];
+    const stagedLeft = countOf(this.stagedCards());
+    const tools = h("div", { class: "hand-tools" },
+      h("h2", { id: "hand-title" }, `Your hand (${this.order.length})`),
+      h("span", { class: "sort-label", "aria-hidden": "true" }, "Sort:"),
+      h("button", { type: "button", id: "sort-rank", "data-focus": "sort-rank", "aria-label": "Sort by rank", onclick: () => this.sortBy("rank") }, "Rank"),
+      h("button", { type: "button", id: "sort-suit", "data-focus": "sort-suit", "aria-label": "Sort by suit", onclick: () => this.sortBy("suit") }, "Suit"),
+      this.selected.size ? h("button", { type: "button", class: "subtle", onclick: () => { this.selected.clear(); this.render(); } }, "Clear selection") : null);
+    const list = h("ul", { class: "hand", id: "hand", "aria-labelledby": "hand-title",
+      "aria-describedby": "hand-help" });
+    this.order.forEach((c, i) => {
+      const inStage = (stagedLeft.get(c) || 0) > 0;
+      if (inStage) { stagedLeft.set(c, stagedLeft.get(c) - 1); return; }
+      const selected = this.selected.has(i);
+      const b = cardEl(c, { tag: "button", label: `${cardName(c)}${selected ? ", selected" : ""}`,
+        className: `${selected ? "selected" : ""}${hinted.includes(c) ? " hinted" : ""}${this.drawn && this.drawn.includes(c) ? " fresh" : ""}` });
+      b.type = "button";
+      b.setAttribute("aria-pressed", selected ? "true" : "false");
+      b.dataset.index = String(i);
+      b.dataset.focus = `hand-${i}`;
+      b.draggable = true;
+      b.addEventListener("click", () => { if (this.selected.has(i)) this.selected.delete(i); else this.selected.add(i); this.render(); });
+      b.addEventListener("keydown", (ev) => this.handKey(ev, i));
+      b.addEventListener("dragstart", (ev) => { ev.dataTransfer.setData("text/plain", String(i)); ev.dataTransfer.effectAllowed = "move"; b.classList.add("dragging"); });
+      b.addEventListener("dragend", () => b.classList.remove("dragging"));
+      b.addEventListener("dragover", (ev) => { ev.preventDefault(); b.classList.add("drop-before"); });
+      b.addEventListener("dragleave", () => b.classList.remove("drop-before"));
+      b.addEventListener("drop", (ev) => { ev.preventDefault(); this.move(Number(ev.dataTransfer.getData("text/plain")), i); });
+      list.append(h("li", {}, b));
+    });
+    list.addEventListener("dragover", (ev) => ev.preventDefault());
+    list.addEventListener("drop", (ev) => { if (ev.target === list) { ev.preventDefault(); this.move(Number(ev.dataTransfer.getData("text/plain")), this.order.length); } });
+    el.append(tools, list, h("p", { id: "hand-help", class: "help" },
+      g.phase === "game-over" ? "" : "Enter selects a card. Arrows move between cards; Shift+arrows move the card. D discards, L plays it on a meld, S draws, T takes the discard, H asks for a hint."));
+  }
+
+  renderLog() {
+    const g = this.st.game;
+    clear(this.el.log);
+    const items = g.history.map((t) => this.historyWords(t)).filter(Boolean).slice(-6);
+    this.el.log.append(h("h2", {}, "Last moves"), h("ol", {}, items.map((t) => h("li", {}, t))));
+  }
+
+  renderHint() {
+    let box = this.root.querySelector("#hint-box");
+    if (!this.hintMsg) { if (box) box.remove(); return; }
+    if (!box) { box = h("div", { id: "hint-box", class: "hint-box" }); this.el.actions.prepend(box); }
+    clear(box);
+    box.append(h("strong", {}, "Coach: "), this.actionWords(this.hintMsg.action), this.hintMsg.reason ? h("span", { class: "reason" }, ` — ${this.hintMsg.reason}`) : null,
+      h("button", { type: "button", class: "subtle", onclick: () => this.act(this.hintMsg.action) }, "Do it"));
+  }
+
+  // -- the hand: order, keys ------------------------------------------------------------------------
+  sortBy(how) {
+    const key = how === "rank" ? (c) => rankIndex(c) * 10 + suitIndex(c) : (c) => suitIndex(c) * 100 + rankIndex(c);
+    this.order.sort((a, b) => key(a) - key(b));
+    this.selected.clear();
+    sessionStorage.setItem(`shanghai:order:${this.invite}`, JSON.stringify(this.order));
+    this.render();
+    announce(`Sorted by ${how}.`);
+  }
+
+  move(from, to) {
+    if (Number.isNaN(from) || from === to) return;
+    const card = this.order.splice(from, 1)[0];
+    this.order.splice(from < to ? to - 1 : to, 0, card);
+    this.selected.clear();
+    sessionStorage.setItem(`shanghai:order:${this.invite}`, JSON.stringify(this.order));
+    this.render();
+  }
+
+  focusHand(i) {
+    const cards = [...this.root.querySelectorAll("#hand button.card")];
+    if (!cards.length) return;
+    cards[Math.max(0, Math.min(cards.length - 1, i))].focus();
+  }
+
+  handKey(ev, i) {
+    const cards = [...this.root.querySelectorAll("#hand button.card")];
+    const pos = cards.findIndex((b) => Number(b.dataset.index) === i);
+    if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
+      ev.preventDefault();
+      const step = ev.key === "ArrowRight" ? 1 : -1;
+      if (ev.shiftKey || ev.altKey) {
+        const j = i + step;
+        if (j < 0 || j >= this.order.length) return;
+        [this.order[i], this.order[j]] = [this.order[j], this.order[i]];
+        this.selected.clear();
+        this.render();
+        this.root.querySelector(`[data-focus="hand-${j}"]`)?.focus();
+        announce(`Moved to place ${j + 1}.`);
+      } else {
+        cards[Math.max(0, Math.min(cards.length - 1, pos + step))].focus();
+      }
+    } else if (ev.key === "Home" || ev.key === "End") {
+      ev.preventDefault();
+      cards[ev.key === "Home" ? 0 : cards.length - 1].focus();
+    } else if (ev.key === "d" || ev.key === "D") {
+      const a = this.legal("discard").find((x) => x.card === this.order[i] && !x.shanghai);
+      if (a) this.act(a); else toast(`You cannot discard the ${cardShort(this.order[i])} now.`, "error");
+    } else if (ev.key === "l" || ev.key === "L") {
+      const c = this.order[i];
+      const options = (this.st.legal || []).map((l) => l.action).filter((a) => ["layoff", "replace"].includes(a.verb) && a.card === c);
+      if (!options.length) toast(`The ${cardShort(c)} fits no meld now.`, "error");
+      else if (options.length === 1) this.act(options[0]);
+      else this.choose(`Where does the ${cardShort(c)} go?`, options);
+    }
+  }
+
+  globalKey(ev) {
+    if (!this.st || !this.st.game || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    if (this.el.dialog.open) return;
+    const k = ev.key.toLowerCase();
+    const one = (verb) => this.legal(verb)[0];
+    if (k === "s" && one("draw")) this.act(one("draw"));
+    else if (k === "t" && one("take")) this.act(one("take"));
+    else if (k === "b" && one("buy")) this.act(one("buy"));
+    else if (k === "p" && one("pass")) this.act(one("pass"));
+    else if (k === "h" && this.st.legal.length) this.conn.send({ type: "hint" });
+    else if (k === "g" && one("down")) this.act(one("down"));
+    else return;
+    ev.preventDefault();
+  }
+
+  // -- the scores --------------------------------------------------------------------------------------
+  showScores() {
+    const g = this.st.game;
+    const d = this.el.dialog;
+    if (d.open) d.close();
+    clear(d);
+    const rr = g.round_results;
+    const last = rr[rr.length - 1];
+    const over = g.phase === "game-over";
+    const stars = Array.from({ length: g.players }, (_, i) => rr.filter((r) => r.went_out === i).length);
+    const low = Math.min(...g.totals);
+    const high = Math.max(...g.totals);
+    const dunce = ["isra", "isra-express"].includes(g.rules_name);
+    const order = [...Array(g.players).keys()].sort((a, b) => g.totals[a] - g.totals[b]);
+    d.append(h("h2", { id: "scores-title" }, over ? "The game is over" : last ? `Round ${last.number} is over` : "Scores"));
+    if (over) {
+      const winners = order.filter((i) => g.totals[i] === low);
+      d.append(h("p", { class: "crown-line" }, h("span", { class: "crown", "aria-hidden": "true" }, "♛"), ` ${winners.map((i) => this.fullName(i)).join(" and ")} ${winners.length > 1 || winners[0] === this.st.you ? "win" : "wins"} with ${low} points!`));
+    } else if (last) {
+      d.append(h("p", {}, last.went_out === null || last.went_out === undefined ? "Nobody went out." : `${this.name(last.went_out)} went out${last.slam ? " with a slam" : ""}.`,
+        last.cut && last.cut.made ? " THE CUT was made." : ""));
+    }
+    if (last) {
+      d.append(h("table", { class: "score-table", id: "round-scores" },
+        h("caption", {}, `Round ${last.number}: ${last.contract}`),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Points"), h("th", { scope: "col" }, "Held"), h("th", { scope: "col" }, "Stars"), h("th", { scope: "col" }, "Total"))),
+        h("tbody", {}, order.map((i) => h("tr", { class: i === this.st.you ? "me" : "" },
+          h("th", { scope: "row" }, over && g.totals[i] === low ? h("span", { class: "crown", title: "the crown", "aria-label": "crown" }, "♛ ") : null,
+            over && dunce && g.totals[i] === high && high !== low ? h("span", { class: "dunce", title: "the dunce cap", "aria-label": "dunce cap" }, "▲ ") : null, this.fullName(i)),
+          h("td", { class: "num" }, last.points[i]),
+          h("td", {}, h("div", { class: "held" }, last.hands[i].length ? last.hands[i].map((c) => cardEl(c, { small: true })) : last.went_out === i ? "went out ★" : "—")),
+          h("td", { class: "stars", "aria-label": `${stars[i]} stars` }, "★".repeat(stars[i]) || "—"),
+          h("td", { class: "num total" }, g.totals[i]))))));
+      d.append(h("details", {}, h("summary", {}, "Every round"),
+        h("table", { class: "score-table all" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), [...Array(g.players).keys()].map((i) => h("th", { scope: "col" }, this.fullName(i))))),
+          h("tbody", {}, rr.map((r) => h("tr", {}, h("th", { scope: "row" }, r.number), r.points.map((p, i) => h("td", { class: "num" }, `${p}${r.went_out === i ? " ★" : ""}`)))),
+            h("tr", { class: "totals" }, h("th", { scope: "row" }, "Total"), g.totals.map((t) => h("td", { class: "num" }, t)))))));
+    } else {
+      d.append(h("p", {}, "No round has been scored yet."));
+    }
+    d.append(h("div", { class: "row" },
+      over && this.st.host ? h("button", { type: "button", class: "primary", onclick: () => { d.close(); this.conn.send({ type: "rematch" }); } }, "Rematch") : null,
+      h("button", { type: "button", class: over ? "" : "primary", id: "close-scores", onclick: () => d.close() }, over ? "Close" : "Next round")));
+    d.showModal();
+    d.querySelector("#close-scores").focus();
+    if (last) announce(`${over ? "Game over." : `Round ${last.number} scored.`} ${order.map((i) => `${this.name(i)} ${g.totals[i]}`).join(", ")}.`);
+  }
+}
+
+export { parseCard };

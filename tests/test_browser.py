@@ -1,0 +1,400 @@
+"""The browser front end, for real: a ``shanghai serve`` process on a loopback port and Debian's Chromium
+driven headless by Playwright (never a downloaded browser).
+
+Chromium must be installed (``apt-get install chromium``; ``.ci/run`` and ``make test`` do it where they
+can). Without it these tests fail, with that message; they are skipped only when ``SHANGHAI_SKIP_BROWSER=1``
+is set explicitly. Each test starts its own server and browser context and stops them itself. The screenshots
+the README shows are written to ``docs/screenshots/`` by the run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_helpers import Server
+from shanghai.engine.view import view
+from shanghai.server.protocol import view_to_json
+
+if os.environ.get("SHANGHAI_SKIP_BROWSER") == "1":
+    pytest.skip("SHANGHAI_SKIP_BROWSER=1: the browser tests were switched off", allow_module_level=True)
+
+CHROMIUM = os.environ.get("SHANGHAI_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+Page = Any  # playwright.sync_api.Page (imported inside the fixture, so that a missing install fails clearly)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not (os.path.isfile(CHROMIUM) or shutil.which(CHROMIUM)):
+        pytest.fail(f"Chromium is not installed at {CHROMIUM}: install it with `apt-get install -y chromium` "
+                    "(Debian), or set SHANGHAI_SKIP_BROWSER=1 to skip the browser tests", pytrace=False)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Playwright for Python is missing: pip install -e '.[dev]'", pytrace=False)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    made: list[Server] = []
+
+    def make(**kwargs: Any) -> Server:
+        s = Server(tmp_path, **kwargs)
+        made.append(s)
+        s.start()
+        return s
+
+    yield make
+    for s in made:
+        s.stop()
+
+
+def new_page(browser: Any, srv: Server, viewport: dict[str, int] = DESKTOP) -> tuple[Any, Page, list[str]]:
+    ctx = browser.new_context(viewport=viewport)
+    ctx.set_default_timeout(15_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return ctx, page, errors
+
+
+def create_table(page: Page, srv: Server, name: str, seats: list[str], shot: str | None = None) -> str:
+    """Create a table from the lobby page; the invite."""
+    page.goto(srv.base + "/")
+    page.fill("#name", name)
+    page.fill("#players", str(len(seats) + 1))
+    page.dispatch_event("#players", "change")
+    for i, kind in enumerate(seats, 1):
+        page.select_option(f"#seat-{i}", kind)
+    if shot:
+        page.screenshot(path=str(SHOTS / shot), full_page=True)
+    page.click("#create")
+    page.wait_for_selector("#start")
+    invite = str(page.input_value("#invite-link")).rsplit("/", 1)[1]
+    assert page.url.endswith(f"/join/{invite}")
+    return invite
+
+
+def wait_settled(page: Page, timeout: float = 15.0) -> None:
+    """Until the page has a state and no move of ours is in flight."""
+    page.wait_for_function("() => document.querySelector('#main').dataset.version !== undefined",
+                           timeout=timeout * 1000)
+
+
+def legal_texts(page: Page) -> list[str]:
+    return list(page.eval_on_selector_all("#all-moves button.move", "els => els.map(e => e.dataset.action)"))
+
+
+def hand(page: Page) -> list[str]:
+    return list(page.eval_on_selector_all("#hand button.card", "els => els.map(e => e.dataset.card)"))
+
+
+def version(page: Page) -> int:
+    return int(page.get_attribute("#main", "data-version") or -1)
+
+
+def scores_open(page: Page) -> bool:
+    return bool(page.evaluate("() => { const d = document.querySelector('#scores'); "
+                              "return !!(d && d.open && d.querySelector('#round-scores')); }"))
+
+
+SNAPSHOT = """() => {
+  const q = (sel) => document.querySelector(sel) !== null;
+  const scores = document.querySelector('#scores');
+  return {
+    version: Number(document.querySelector('#main').dataset.version ?? -1),
+    scores: !!(scores && scores.open),
+    errors: document.querySelectorAll('#message.error').length,
+    moves: [...document.querySelectorAll('#all-moves button.move')].map((e) => e.dataset.action),
+    hand: [...document.querySelectorAll('#hand button.card')].map((e) => e.dataset.card),
+    ids: ['cut', 'buy', 'pass', 'draw', 'go-down'].filter((id) => q('#' + id)),
+  };
+}"""
+
+
+def step(page: Page, *, buy: bool = False, used: Counter[str] | None = None) -> str | None:
+    """Make one move on the page by clicking what it offers, if it offers one; the kind of move made."""
+    snap = page.evaluate(SNAPSHOT)
+    ids, moves, count = set(snap["ids"]), snap["moves"], used or Counter()
+    if snap["scores"] or not (moves or "cut" in ids):
+        return None
+    kind = None
+    if "cut" in ids:
+        page.click("#cut")
+        kind = "cut"
+    elif "buy" in ids and buy:
+        assert page.inner_text("#buy-seconds-left").endswith(" s left")  # the countdown of the buy window
+        page.click("#buy")
+        kind = "buy"
+    elif "pass" in ids:
+        page.click("#pass")
+        kind = "pass"
+    elif "draw" in ids:
+        page.click("#stock" if count["draw"] % 2 else "#draw")  # the pile and the button
+        kind = "draw"
+    elif "go-down" in ids:
+        page.click("#go-down")
+        kind = "down"
+    elif layoffs := [m for m in moves if " layoff " in m or " replace " in m]:
+        words = layoffs[0].split()
+        card, meld = words[2], words[3].lstrip("m")
+        dragged = page.locator(f"#hand button.card[data-card='{card}']").first
+        if count["layoff"] % 2 == 0:
+            dragged.drag_to(page.locator(f".meld[data-meld-id='{meld}']"))  # drag and drop
+        else:
+            dragged.click()  # the click alternative: select, then click the meld
+            page.click(f".meld[data-meld-id='{meld}']")
+        if page.locator("#scores[open] .choices button").count():
+            page.locator("#scores[open] .choices button").first.click()
+        kind = "layoff"
+    elif discards := [m for m in moves if " discard " in m and not m.endswith("shanghai")]:
+        cards = [m.split()[2] for m in discards]
+        ranks = Counter(c[:-1] for c in snap["hand"] if c != "JK")
+        card = min(reversed(cards), key=lambda c: (c == "JK", ranks[c[:-1]]))  # keep pairs and jokers
+        page.locator(f"#hand button.card[data-card='{card}']").first.click()
+        page.click("#discard")
+        kind = "discard"
+    else:
+        page.locator("#all-moves summary").click()
+        page.locator("#all-moves button.move").first.click()
+        kind = "other"
+    page.wait_for_function(
+        "([v, e]) => Number(document.querySelector('#main').dataset.version) !== v"
+        " || document.querySelectorAll('#message.error').length > e", arg=[snap["version"], snap["errors"]],
+        timeout=10_000)
+    assert version(page) != snap["version"], page.inner_text("#message")
+    return kind
+
+
+def start_game(page: Page) -> None:
+    page.click("#start")
+    wait_settled(page)  # the hand may still be empty: in the isra preset the deck is cut first
+
+
+def table_id(srv: Server, invite: str) -> str:
+    status, info = srv.http("GET", f"/api/invite/{invite}")
+    assert status == 200
+    return str(info["id"])
+
+
+def shoot(page: Page, name: str, viewport: dict[str, int] | None = None) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    old = page.viewport_size
+    if viewport:
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(150)
+    page.screenshot(path=str(SHOTS / name), full_page=True)
+    if viewport:
+        page.set_viewport_size(old)
+
+
+def test_one_person_and_three_computer_players_play_a_whole_round(browser: Any, server: Callable[..., Server]) -> None:
+    srv = server(bot_pause=0.0, buy_seconds=30.0)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ctx, page, errors = new_page(browser, srv)
+    try:
+        create_table(page, srv, "Ann", ["greedy", "greedy", "greedy"], shot="web-lobby.png")
+        assert page.locator("#waiting .seats li").count() == 4
+        start_game(page)
+        assert page.inner_text("#round") == "Round 1 of 7"
+        assert page.inner_text("#contract") == "2 sets of 3"
+        used: Counter[str] = Counter()
+        shot = False
+        deadline = time.monotonic() + 100
+        refused = False
+        while not scores_open(page):
+            assert time.monotonic() < deadline, f"the round did not end; moves made: {used}"
+            if not refused and page.locator("#go-down").count() and len(hand(page)) >= 3:
+                # build a meld by hand from cards that make none: the server refuses, the page says so
+                cards = hand(page)
+                picks = [i for i, c in enumerate(cards)
+                         if c != "JK" and c[:-1] not in {cards[j][:-1] for j in range(i)}]
+                for i in picks[:3]:
+                    page.locator("#hand button.card").nth(i).click()
+                page.click("#stage-set")
+                page.click("#down-staged")
+                page.wait_for_selector("#message.error")
+                assert "refused" in page.inner_text("#message")
+                refused = True
+            kind = step(page, used=used)
+            if kind:
+                used[kind] += 1
+            else:
+                page.wait_for_timeout(40)
+            if not shot and page.locator(".meld").count() >= 3 and page.locator("#discard, #draw").count():
+                shoot(page, "web-table-desktop.png")
+                shoot(page, "web-table-phone.png", PHONE)
+                shot = True
+        assert used["draw"] >= 1 and used["discard"] + used["layoff"] + used["down"] >= 1, used
+        assert refused or not used["down"]
+        rows = page.locator("#round-scores tbody tr")
+        assert rows.count() == 4
+        assert "Ann" in page.inner_text("#round-scores")
+        shoot(page, "web-scores.png")
+        if not shot:
+            page.click("#close-scores")
+            shoot(page, "web-table-desktop.png")
+            shoot(page, "web-table-phone.png", PHONE)
+        else:
+            page.click("#close-scores")
+        page.wait_for_function("() => document.querySelector('#main').dataset.round === '2'")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def visible_cards(page: Page) -> Counter[str]:
+    return Counter(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+
+
+def assert_only_own_hand(page: Page, srv: Server, table: str, seat: int, other: int) -> None:
+    """The page of ``seat`` holds its own true hand, and no card beyond what that seat may know."""
+    record, game = srv.record_game(table)
+    if version(page) != len(record.actions):
+        return  # the game moved on between the two looks: nothing to compare
+    mine = view_to_json(view(game, seat))
+    truth = sorted(mine["hand"])
+    assert sorted(hand(page)) == truth
+    known = Counter(mine["hand"]) + Counter(c for m in mine["table"] for c in m["cards"])
+    known += Counter(c for c in (mine["discard_top"], mine["pending_wild"], mine["shanghai_card"]) if c)
+    for r in mine["round_results"]:
+        known += Counter(c for h in r["hands"] for c in h)
+    shown = visible_cards(page)
+    assert not shown - known, f"the page shows cards its seat may not know: {shown - known}"
+    other_hand = Counter(view_to_json(view(game, other))["hand"])
+    private = other_hand - known
+    assert not (Counter(hand(page)) & private)
+
+
+def test_two_people_see_only_their_own_hands_and_a_buy_is_seen_by_both(browser: Any,
+                                                                       server: Callable[..., Server]) -> None:
+    srv = server(bot_pause=0.0, buy_seconds=60.0)
+    ctx_a, ann, errors_a = new_page(browser, srv)
+    ctx_b, bob, errors_b = new_page(browser, srv, PHONE)
+    try:
+        invite = create_table(ann, srv, "Ann", ["human", "greedy", "greedy"])
+        bob.goto(f"{srv.base}/join/{invite}")
+        bob.fill("#join-name", "Bob")
+        bob.click("#join")
+        bob.wait_for_selector("#waiting")
+        ann.wait_for_function("() => [...document.querySelectorAll('#waiting .seat-name')]"
+                              ".some(e => e.textContent === 'Bob')")
+        table = table_id(srv, invite)
+        start_game(ann)
+        wait_settled(bob)
+        used: Counter[str] = Counter()
+        checks = 0
+        deadline = time.monotonic() + 100
+        bought = False
+        while not (bought and checks >= 2):
+            assert time.monotonic() < deadline, f"Bob never got a buy (or no time came to compare); moves: {used}"
+            if ann.get_attribute("#main", "data-phase") == "play" and any(" discard " in m for m in legal_texts(ann)):
+                # Ann's turn to play: nobody else can act, so the page and the database agree
+                assert_only_own_hand(ann, srv, table, 0, 1)
+                assert_only_own_hand(bob, srv, table, 1, 0)
+                checks += 1
+            moved = False
+            for page, who in ((ann, "ann"), (bob, "bob")):
+                if scores_open(page):
+                    page.click("#close-scores")
+                kind = step(page, buy=who == "bob" and not bought, used=used)
+                if kind:
+                    used[f"{who}-{kind}"] += 1
+                    moved = True
+            if used["bob-buy"] and not bought:
+                # the buy may go to a player before Bob: wait for the window to close, then look
+                ann.wait_for_timeout(200)
+                bought = "buys 0/" not in ann.inner_text(".player[data-seat='1'] .buys")
+            if not moved:
+                ann.wait_for_timeout(40)
+        # the buy Bob made is on Ann's page: his buys and his hand (the card and the penalty cards)
+        ann.wait_for_function("(t) => document.querySelector(\".player[data-seat='1'] .buys\").textContent === t",
+                              arg=bob.inner_text(".player.me .buys"))
+        assert checks >= 1, "no moment came to compare the hands with the server's"
+        assert_only_own_hand(ann, srv, table, 0, 1)
+        assert not errors_a and not errors_b, (errors_a, errors_b)
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_a_reload_brings_back_the_same_seat_and_hand(browser: Any, server: Callable[..., Server]) -> None:
+    srv = server(bot_pause=0.0, buy_seconds=30.0)
+    ctx, page, errors = new_page(browser, srv)
+    try:
+        invite = create_table(page, srv, "Ann", ["greedy", "greedy", "greedy"])
+        start_game(page)
+        used: Counter[str] = Counter()
+        deadline = time.monotonic() + 60
+        while not (page.locator("#draw").count() and used["discard"]):
+            assert time.monotonic() < deadline, f"no second turn came; moves: {used}"
+            kind = step(page, used=used)
+            if kind:
+                used[kind] += 1
+            else:
+                page.wait_for_timeout(40)
+        page.locator("#sort-suit").click()
+        before_hand, before_version = hand(page), version(page)
+        page.reload()
+        wait_settled(page)
+        assert page.url.endswith(f"/join/{invite}")
+        assert page.get_attribute("#main", "data-you") == "0"
+        assert page.inner_text(".player.me .pname").endswith("Ann (you)")
+        assert version(page) == before_version
+        assert hand(page) == before_hand  # the same cards, in the order the player had put them
+        assert page.locator("#join-form").count() == 0
+        # drag a card of the hand to another place
+        cards = hand(page)
+        page.locator("#hand button.card").nth(0).drag_to(page.locator("#hand button.card").nth(3))
+        assert hand(page) == cards[1:3] + cards[:1] + cards[3:]
+        before_hand = hand(page)
+        # a lost connection: the page reconnects by itself, to the same seat
+        page.evaluate("() => window.shanghaiDebug.conn.ws.close()")
+        page.wait_for_selector("#conn-status.reconnecting", state="attached")
+        page.wait_for_selector("#conn-status.connected", state="attached")
+        assert version(page) == before_version and hand(page) == before_hand
+        # the coach's hint for this decision
+        page.click("#hint")
+        page.wait_for_selector("#hint-box", timeout=30_000)
+        assert page.inner_text("#hint-box").startswith("Coach:")
+        # the game goes on from the reloaded page, with the keyboard alone: S draws, arrows and D discard
+        page.locator("#hint").focus()
+        page.keyboard.press("s")
+        # the card comes once the buy window on the discard has closed (the computer players pass or buy)
+        page.wait_for_function(f"() => document.querySelectorAll('#hand button.card').length > {len(before_hand)}"
+                               " && document.querySelector('#discard, #all-moves') !== null")
+        page.locator("#hand button.card").first.focus()
+        first = hand(page)[0]
+        page.keyboard.press("Shift+ArrowRight")  # moves the card one place to the right
+        assert hand(page)[1] == first
+        assert page.evaluate("() => document.activeElement.dataset.index") == "1"
+        page.keyboard.press("Enter")  # selects it
+        assert page.locator("#hand button.card[aria-pressed='true']").count() == 1
+        drawn_version = version(page)
+        page.keyboard.press("d")  # discards it
+        page.wait_for_function(f"() => Number(document.querySelector('#main').dataset.version) > {drawn_version}")
+        assert len(hand(page)) == len(before_hand)
+        assert page.locator("#live").inner_text() != ""
+        assert not errors, errors
+    finally:
+        ctx.close()
