@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup lint typecheck check clean bench browser
+.PHONY: run play test setup lint typecheck check clean bench browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,12 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# The game in a browser: starts the server (SQLite in the user's data folder) and prints the address.
 run: $(STAMP)
+	$(BIN)/shanghai serve
+
+# The game in this terminal, against computer players.
+play: $(STAMP)
 	$(BIN)/shanghai play
 
 test: $(STAMP) browser

@@ -65,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:
         raise CliError(f"cannot open the database: {exc}", code=1) from exc
     app = create_app(storage, defaults=defaults, static_dir=args.static)
-    print(f"shanghai: serving on http://{args.host}:{args.port}/ (database {_safe_url(storage.url)})",
+    print(f"shanghai: serving on http://{args.host}:{args.port}/ (database {_safe_url(storage.url)})\n"
+          f"shanghai: open http://{args.host}:{args.port}/ in a browser to play; Ctrl+C stops the server",
           file=sys.stderr, flush=True)
     from shanghai.server.protocol import MAX_FRAME_BYTES
 
