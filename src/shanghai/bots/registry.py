@@ -1,23 +1,43 @@
-"""Computer players by name: ``make_player("greedy", seed)``.
+"""Computer players by name: ``make_player("greedy", seed)``, and the levels for humans.
+
+Players: ``random``, ``greedy``, ``expert``. Levels (what a person picks at the table):
+
+* ``easy``: the greedy player making beginner's mistakes: it never buys, and a third of its
+  discards are chosen at random (it can throw a card it needed), so a beginner can beat it.
+* ``medium``: the greedy player as it is.
+* ``hard``: the expert player with some restraint: it guards its discards only half as much
+  and makes a random discard 5% of the time.
+* ``expert``: the strongest fast player we have, the expert player (switch it to ``search``
+  once the search player is shown stronger).
 
 >>> type(make_player("random", 1)).__name__
 'RandomPlayer'
+>>> type(make_player("expert", 1)).__name__
+'ExpertPlayer'
 >>> make_player("nobody", 1)
 Traceback (most recent call last):
 ...
-ValueError: unknown player 'nobody' (known: random, greedy)
+ValueError: unknown player 'nobody' (known: random, greedy, expert, easy, medium, hard)
 """
 
 from __future__ import annotations
 
+import random
 from typing import Protocol
 
+from shanghai.bots.expert import ExpertPlayer, ExpertSettings
 from shanghai.bots.greedy import GreedyPlayer
 from shanghai.bots.random_player import RandomPlayer
-from shanghai.engine.actions import Action
+from shanghai.engine.actions import Action, Buy, Discard, Pass
 from shanghai.engine.view import PlayerView
 
-KNOWN_PLAYERS: tuple[str, ...] = ("random", "greedy")
+KNOWN_PLAYERS: tuple[str, ...] = ("random", "greedy", "expert")
+KNOWN_LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
+
+# The expert's settings at level "hard".
+HARD_SETTINGS = ExpertSettings(feed_weight=0.5, mistakes=0.05)
+# The beginner's mistakes at level "easy".
+EASY_MISTAKES = 1 / 3
 
 
 class Player(Protocol):
@@ -26,12 +46,43 @@ class Player(Protocol):
     def choose(self, view: PlayerView) -> Action: ...
 
 
+class EasyPlayer:
+    """Level ``easy``: greedy, but it never buys and discards at random a third of the time."""
+
+    name = "easy"
+
+    def __init__(self, seed: int | None = None, mistakes: float = EASY_MISTAKES) -> None:
+        self.base = GreedyPlayer(seed)
+        self.rng = random.Random(None if seed is None else seed ^ 0x5EA5)
+        self.mistakes = mistakes
+
+    def choose(self, view: PlayerView) -> Action:
+        action = self.base.choose(view)
+        if isinstance(action, Buy):
+            passing = next((a for a in view.legal if isinstance(a, Pass)), None)
+            if passing is not None:
+                return passing
+        if isinstance(action, Discard) and self.rng.random() < self.mistakes:
+            discards = [a for a in view.legal if isinstance(a, Discard) and not a.shanghai]
+            if discards:
+                return self.rng.choice(discards)
+        return action
+
+
 def make_player(spec: str, seed: int) -> Player:
-    """A new player of kind ``spec`` (one of ``KNOWN_PLAYERS``, case-insensitive) seeded with
-    ``seed``; an unknown name raises ``ValueError`` naming it and the known names."""
+    """A new player of kind ``spec`` (one of ``KNOWN_PLAYERS`` or ``KNOWN_LEVELS``,
+    case-insensitive) seeded with ``seed``; an unknown name raises ``ValueError`` naming it and the
+    known names."""
     name = spec.strip().lower()
     if name == "random":
         return RandomPlayer(seed)
-    if name == "greedy":
+    if name in ("greedy", "medium"):
         return GreedyPlayer(seed)
-    raise ValueError(f"unknown player {spec!r} (known: {', '.join(KNOWN_PLAYERS)})")
+    if name == "expert":
+        return ExpertPlayer(seed)
+    if name == "hard":
+        return ExpertPlayer(seed, HARD_SETTINGS)
+    if name == "easy":
+        return EasyPlayer(seed)
+    known = dict.fromkeys((*KNOWN_PLAYERS, *KNOWN_LEVELS))
+    raise ValueError(f"unknown player {spec!r} (known: {', '.join(known)})")

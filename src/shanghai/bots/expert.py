@@ -1,0 +1,570 @@
+"""The expert player: the strategy pointers of the ISRA rules (document 000) and strong human play.
+
+It decides from its ``PlayerView`` only (its hand, the public table, this round's public actions)
+and always returns one of ``view.legal``; ties go to its own ``random.Random(seed)``.
+
+* Hand evaluation (:mod:`shanghai.bots.hand_eval`): cards toward the contract first, then the
+  *outs* of every unfinished meld counted with the cards still live. So it keeps outside partial
+  runs (7-8-9: two ranks complete it) over inside ones (7-8-_-10: one rank), and gives up a meld
+  whose missing cards are all dead (both 9H seen in a two-deck game).
+* Card counting: its hand, the table, the discards still in the pile and the cards each opponent
+  took from the pile (``TakeDiscard`` and ``Buy`` in the history, with the card on top then).
+* Not feeding: a discard that matches what the next (left-hand) player has been picking up (its
+  rank for sets, its suit and neighbourhood for runs) costs, others' pickups a third as much, and
+  a card nobody has shown interest in a little, unless that player drew over it or threw it. A
+  card that plays on a table meld ("don't discard players") costs most when the next player is
+  down: it goes only when every other discard would break the hand's contract progress.
+* Keeping players: a spare card that will play once the hand is down (on a table meld, or on
+  a meld of its own plan) is kept and its points are not held against it.
+* Taking the discard: only when the card improves the hand by more than a blind draw is expected
+  to (the outs over the unseen cards); once down, only a card that plays on the table.
+* Rounds whose contract needs the whole hand (isra's SET RUN RUN and RUN RUN RUN): before going
+  down it draws and discards by the plain count of cards toward the contract, as greedy does
+  (``greedy_tight``): the outs-aware evaluation measured no better there.
+* Buying: judged on the plain count of cards toward the contract (as greedy counts them; the
+  outs-aware count made it buy too often): a card that adds to the hand and leaves it at most
+  ``buy_missing`` (3) cards short; never a card that helps nothing, never once down, never in
+  "Quiet 55". The late "suicide buy": when an opponent who is down holds a single card and the
+  hand is at most two cards short, it buys a low card for the penalty cards. The document's
+  "premature buyalation" rules (``early_turns``: early, only a buy that completes a meld;
+  ``run_rule``: in run rounds only a buy that makes a run) are settings, off by default: against
+  greedy tables they measured weaker.
+* Going down: at once, with the engine's arrangement (the one leaving the fewest points; the
+  engine offers no other). It holds for a slam (going out on the go-down turn) only when the rules
+  pay a bonus for it (``contract-10``'s blind out), nobody else is down, it is early, and one more
+  card that plays would let the whole hand go at once.
+* Once down: lays off everything (naturals first, the costliest first; a freed or held wild on a
+  run), replaces wilds when offered, and discards the costliest card that plays nowhere (aces,
+  then faces), keeping cards "one away" from a table run and never feeding a player who is down.
+* Points: as opponents get down and near out, a card's points weigh more in every discard
+  (shed high cards before being caught; far from the contract with a player about to go out, more
+  than a card of progress); "Quiet 55": in the last round, leading by more than 55, it never buys
+  and sheds points.
+* THE CUT aims at exactly ``hand_size * players + 1`` cards; "Shanghai" calls are made when down.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from shanghai.bots.greedy import GreedyPlayer, contract_progress
+from shanghai.bots.hand_eval import (
+    HandEval,
+    Knowledge,
+    evaluate,
+    knowledge,
+    table_accepts,
+    wild_cards,
+)
+from shanghai.cards import Card, card_text, rank_of, suit_of
+from shanghai.engine.actions import (
+    Action,
+    Buy,
+    CallShanghai,
+    Cut,
+    Discard,
+    DrawStock,
+    GoDown,
+    LayOff,
+    Pass,
+    ReplaceWild,
+    TakeDiscard,
+)
+from shanghai.engine.game import Phase
+from shanghai.engine.view import PlayerView
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertSettings:
+    """The knobs of the expert (the human levels use gentler ones)."""
+
+    buy_missing: int = 3          # an ordinary buy must leave at most this many cards missing
+    early_turns: float = 0.0      # "early" = fewer discards than this many times the players
+    suicide_cards: int = 1        # suicide buy when a player who is down holds at most this many
+    suicide_missing: int = 2      # ... and the hand is at most this many cards short
+    feed_weight: float = 1.0      # how much not feeding the next player matters
+    mistakes: float = 0.0         # chance of a plain random discard (for gentle levels)
+    run_rule: bool = False        # in run-heavy rounds buy only to make a run
+    danger_prior: float = 6.0     # feeding risk of a card nobody has shown an interest in
+    tight_buy_missing: int = 3    # ... in rounds whose contract needs a whole hand (or more)
+    player_bonus: float = 10.0    # a spare card that will play once down (table or own meld)
+    slam_hold: bool = True        # hold the contract for a slam where the rules pay a bonus
+    greedy_tight: bool = True     # in rounds whose contract needs the whole hand, draw and
+                                  # discard (before going down) by the plain count, as greedy
+
+
+class _Turn:
+    """Everything one decision needs, computed once."""
+
+    def __init__(self, v: PlayerView, settings: ExpertSettings) -> None:
+        self.v = v
+        self.settings = settings
+        rules = v.rules
+        self.rules = rules
+        contract = rules.contract(v.round_number)
+        self.sets = contract.sets
+        self.runs = contract.runs
+        self.size = contract.min_cards
+        self.wilds = wild_cards(rules)
+        self.know: Knowledge = knowledge(v)
+        self.accepts = table_accepts(v.table, rules) if v.table else frozenset()
+        seat = v.seat if v.seat is not None else 0
+        self.seat = seat
+        self.me_down = v.down[seat]
+        self.next_seat = (seat + 1) % v.players
+        others = [s for s in range(v.players) if s != seat]
+        down_counts = [v.hand_counts[s] for s in others if v.down[s]]
+        self.others_down = len(down_counts)
+        self.min_down_cards = min(down_counts) if down_counts else 99
+        self.discards_so_far = sum(1 for a in v.history if isinstance(a, Discard))
+        my_total = v.totals[seat]
+        best_other = min(v.totals[s] for s in others) if others else my_total
+        self.quiet = v.round_number == v.rounds and v.rounds > 1 and best_other - my_total > 55
+        # how much a point in hand weighs against progress (100 a card) and outs (4 an out)
+        if self.quiet:
+            pw = 8.0
+        elif self.min_down_cards <= 2 and not self.me_down and self.missing_now() >= 3:
+            pw = 6.0  # about to be caught far from the contract: shed points
+        elif self.min_down_cards <= 3:
+            pw = 2.5
+        elif self.others_down:
+            pw = 1.0
+        else:
+            pw = 0.3
+        self.point_weight = pw
+        self._cache: dict[tuple[int, ...], tuple[float, HandEval]] = {}
+
+    def missing_now(self) -> int:
+        ev = evaluate(self.v.hand, self.sets, self.runs, self.know.live, self.wilds, self.rules.aces)
+        return ev.missing
+
+    def points(self, c: int) -> int:
+        return self.rules.points(c)
+
+    def evaluate(self, hand: Sequence[int]) -> HandEval:
+        return self.value(hand)[1]
+
+    def value(self, hand: Sequence[int]) -> tuple[float, HandEval]:
+        key = tuple(sorted(hand))
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        ev = evaluate(key, self.sets, self.runs, self.know.live, self.wilds, self.rules.aces)
+        score = ev.score()
+        used: list[int] = list(ev.used)
+        spare: list[int] = []
+        for c in key:
+            if c in self.wilds:
+                score += 60.0  # a wild always finds a home
+                continue
+            if c in used:
+                used.remove(c)
+                continue
+            spare.append(c)
+        if spare:
+            plan_ranks: dict[int, int] = {}
+            plan_suits: dict[int, list[int]] = {}
+            for c in ev.used:
+                plan_ranks[rank_of(c)] = plan_ranks.get(rank_of(c), 0) + 1
+                plan_suits.setdefault(suit_of(c), []).append(rank_of(c))
+            for c in spare:
+                if self._player(c, plan_ranks, plan_suits):
+                    score += self.settings.player_bonus
+                    continue
+                score -= self.point_weight * self.points(c)
+                score += 2.0 * _partners(c, key, self.wilds, bool(self.sets), bool(self.runs))
+        result = (score, ev)
+        self._cache[key] = result
+        return result
+
+    def _player(self, c: int, plan_ranks: dict[int, int], plan_suits: dict[int, list[int]]) -> bool:
+        """Will ``c`` play once the hand is down: on the table, or on a meld of the plan?"""
+        if c in self.accepts:
+            return True
+        r = rank_of(c)
+        if self.sets and plan_ranks.get(r, 0) >= 2:
+            return True
+        if self.runs:
+            ranks = plan_suits.get(suit_of(c))
+            if ranks and len(ranks) >= 3 and (r + 1 in ranks or r - 1 in ranks
+                                              or (r == 1 and 13 in ranks)):
+                return True
+        return False
+
+    def danger(self, c: int) -> float:
+        """What discarding ``c`` may give away."""
+        v = self.v
+        if c in self.wilds:
+            return 200.0
+        risk = 0.0
+        if c in self.accepts:
+            # a player who is down lays it off; the next player takes it free
+            if v.down[self.next_seat]:
+                risk += 80.0
+            elif self.others_down:
+                risk += 40.0
+        r, s = rank_of(c), suit_of(c)
+        for seat in range(v.players):
+            if seat == self.seat or v.down[seat]:
+                continue
+            weight = 1.0 if seat == self.next_seat else 0.35
+            hits = 0.0
+            for t in self.know.picked.get(seat, ()):
+                if t in self.wilds:
+                    continue
+                if self.sets and rank_of(t) == r:
+                    hits += 25.0
+                elif self.runs and suit_of(t) == s and abs(rank_of(t) - r) <= 2:
+                    hits += 20.0
+            if not hits:
+                # no evidence for: a small prior, gone if it passed on or threw this rank
+                unwanted = [*self.know.declined.get(seat, ()), *self.know.discarded.get(seat, ())]
+                safe = (any(x == c for x in unwanted) if self.runs
+                        else any(rank_of(x) == r for x in unwanted))
+                hits = 0.0 if safe else self.settings.danger_prior
+            risk += hits * weight
+        return risk
+
+
+def _partners(c: int, hand: Sequence[int], wilds: frozenset[int], sets: bool, runs: bool) -> int:
+    r, s = rank_of(c), suit_of(c)
+    n = 0
+    for x in hand:
+        if x == c or x in wilds:
+            continue
+        if (sets and rank_of(x) == r) or (runs and suit_of(x) == s and abs(rank_of(x) - r) <= 2):
+            n += 1
+    return n
+
+
+def _gap(a: int, b: int) -> int:
+    """Rank distance of two naturals, an ace counting low or high."""
+    ra, rb = rank_of(a), rank_of(b)
+    return min(abs(ra - rb), abs((14 if ra == 1 else ra) - (14 if rb == 1 else rb)))
+
+
+class ExpertPlayer:
+    """Plays the strategy of the module docstring; ``decide`` also says why."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | None = None, settings: ExpertSettings | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.settings = settings or ExpertSettings()
+        self._greedy = GreedyPlayer(seed)
+
+    def choose(self, view: PlayerView) -> Action:
+        return self.decide(view)[0]
+
+    def decide(self, view: PlayerView) -> tuple[Action, str]:
+        """The action and a one-line reason for it."""
+        legal = view.legal
+        if not legal or view.seat is None:
+            raise ValueError(f"seat {view.seat} has no legal action")
+        if len(legal) == 1:
+            return legal[0], _only_reason(legal[0])
+        if view.phase == Phase.CUT:
+            return self._cut(view)
+        t = _Turn(view, self.settings)
+        if view.phase == Phase.BUY:
+            return self._buy(t)
+        if view.phase == Phase.SHANGHAI:
+            return self._shanghai(t)
+        if view.phase == Phase.DRAW:
+            return self._draw(t)
+        return self._play(t)
+
+    # -- THE CUT -------------------------------------------------------------------------------
+    def _cut(self, v: PlayerView) -> tuple[Action, str]:
+        cuts = [a for a in v.legal if isinstance(a, Cut)]
+        if not cuts:
+            return v.legal[0], "nothing to choose"
+        target = v.rules.hand_size * v.players + 1
+        best = min(cuts, key=lambda a: abs(a.target - target))
+        return best, f"cut {best.target}: {v.players} hands of {v.rules.hand_size} and the flip card"
+
+    # -- buying -----------------------------------------------------------------------------------
+    def _buy(self, t: _Turn) -> tuple[Action, str]:
+        v = t.v
+        buy = next((a for a in v.legal if isinstance(a, Buy)), None)
+        passing = next((a for a in v.legal if isinstance(a, Pass)), None)
+        if buy is None or passing is None:
+            only = passing or buy or v.legal[0]
+            return only, _only_reason(only)
+        card = v.discard_top
+        if card is None:
+            return passing, "pass: nothing to buy"
+        name = card_text(card)
+        if t.me_down:
+            return passing, f"pass on {name}: you are down, more cards only cost points"
+        if v.buys_used[t.seat] >= v.buy_limit:
+            return passing, f"pass on {name}: no buys left"
+        if t.quiet:
+            return passing, f"pass on {name}: quiet 55, far ahead in the last round: take no risk"
+        st = self.settings
+        # a buy is judged on the plain count of cards toward the contract (greedy's estimate,
+        # which measured better here than the outs-aware one: it does not count on luck)
+        hand = list(v.hand)
+        now = contract_progress(hand, t.sets, t.runs, t.wilds)
+        after = contract_progress([*hand, card], t.sets, t.runs, t.wilds)
+        missing_now, missing_after = t.size - now, t.size - after
+        if missing_now <= 0:
+            return passing, f"pass on {name}: your hand already meets the contract"
+        gain = after - now
+        # the late "suicide buy": an opponent is about to go out and the hand is close
+        if (t.min_down_cards <= st.suicide_cards and missing_now <= st.suicide_missing
+                and (t.points(card) <= 10 or gain > 0) and v.stock_size > 3):
+            return buy, (f"buy {name}: suicide buy, a player is nearly out and you are "
+                         f"{missing_now} short; the penalty cards are your hope")
+        if gain <= 0:
+            return passing, f"pass on {name}: it does not help your contract"
+        completes = t.evaluate([*hand, card]).complete > t.evaluate(hand).complete
+        what = "run" if t.runs and not t.sets else "meld"
+        early = t.discards_so_far < st.early_turns * v.players
+        if early and not completes:
+            return passing, f"pass on {name}: too early to buy a card that completes no meld"
+        run_heavy = len(t.runs) >= 2 or (t.runs and not t.sets)
+        if st.run_rule and run_heavy and not completes and missing_after > 1:
+            return passing, f"pass on {name}: in a run round buy only to make a run"
+        limit = st.tight_buy_missing if t.size >= v.rules.hand_size else st.buy_missing
+        if missing_after <= limit:
+            if card in t.wilds:
+                return buy, f"buy {name}: a wild fills any meld"
+            if completes:
+                return buy, f"buy {name}: completes a {what}"
+            return buy, f"buy {name}: leaves you {missing_after} short of going down"
+        return passing, f"pass on {name}: you would still be {missing_after} short"
+
+    def _shanghai(self, t: _Turn) -> tuple[Action, str]:
+        v = t.v
+        calls = [a for a in v.legal if isinstance(a, CallShanghai)]
+        passing = next((a for a in v.legal if isinstance(a, Pass)), None)
+        if calls and (t.me_down or passing is None):
+            return calls[0], "call Shanghai: you are down and shed a card"
+        if passing is not None:
+            return passing, "pass: not down yet, a random card of yours would go"
+        return v.legal[0], _only_reason(v.legal[0])
+
+    # -- drawing ----------------------------------------------------------------------------------
+    def _draw(self, t: _Turn) -> tuple[Action, str]:
+        v = t.v
+        take = next((a for a in v.legal if isinstance(a, TakeDiscard)), None)
+        draw = next((a for a in v.legal if isinstance(a, DrawStock)), None)
+        if take is None or draw is None:
+            only = draw or take or v.legal[0]
+            return only, _only_reason(only)
+        card = v.discard_top
+        if card is None:
+            return draw, "draw: no discard"
+        name = card_text(card)
+        if t.me_down:
+            if card in t.accepts:
+                return take, f"take {name}: it plays on the table"
+            return draw, f"draw: {name} plays nowhere"
+        if self.settings.greedy_tight and t.size >= v.rules.hand_size:
+            if self._greedy.choose(v) == take:
+                return take, f"take {name}: it brings your hand closer to the contract"
+            return draw, f"draw: {name} does not help your contract"
+        hand = list(v.hand)
+        if card not in t.wilds and not any(
+                rank_of(x) == rank_of(card)
+                or (suit_of(x) == suit_of(card) and _gap(x, card) <= 3)
+                for x in hand if x not in t.wilds):
+            return draw, f"draw: {name} goes with nothing in your hand"
+        base, ev = t.value(hand)
+        best = base
+        for i in range(len(hand)):
+            if hand[i] == card:
+                continue
+            val = t.value([*hand[:i], *hand[i + 1:], card])[0]
+            if val > best:
+                best = val
+        after = t.evaluate([*hand, card])
+        expected_draw = 100.0 * min(1.0, ev.outs / t.know.unseen) + 5.0
+        if best > base + expected_draw:
+            if card in t.wilds:
+                return take, f"take {name}: a wild"
+            if after.progress > ev.progress:
+                return take, f"take {name}: {_progress_words(after, t.size)}"
+            return take, f"take {name}: gives your hand more ways to finish"
+        if v.buy_claimant is not None:
+            return draw, f"draw: let the buyer have {name}, it does not help you"
+        return draw, f"draw: {name} does not help your contract"
+
+    # -- playing ----------------------------------------------------------------------------------
+    def _play(self, t: _Turn) -> tuple[Action, str]:
+        v = t.v
+        legal = v.legal
+        if v.pending_wild is not None:
+            pending = [a for a in legal if isinstance(a, LayOff) and a.card == v.pending_wild]
+            if pending:
+                return self._best_layoff(t, pending, freed=True)
+        down = [a for a in legal if isinstance(a, GoDown)]
+        if down:
+            return self._go_down(t, down[0])
+        replaces = [a for a in legal if isinstance(a, ReplaceWild)]
+        if replaces:
+            a = replaces[0]
+            return a, f"replace the wild on meld {a.meld} with {card_text(a.card)}: free it to play"
+        layoffs = [a for a in legal if isinstance(a, LayOff)]
+        if layoffs:
+            return self._best_layoff(t, layoffs, freed=False)
+        discards = [a for a in legal if isinstance(a, Discard)]
+        if not discards:
+            return legal[0], _only_reason(legal[0])
+        card, reason = self._discard(t, sorted({a.card for a in discards}))
+        protected = [a for a in discards if a.card == card and a.shanghai]
+        if protected:
+            return protected[0], reason + " (protected: Shanghai)"
+        return next(a for a in discards if a.card == card and not a.shanghai), reason
+
+    def _go_down(self, t: _Turn, a: GoDown) -> tuple[Action, str]:
+        v = t.v
+        words = " + ".join(f"{m.kind} " + " ".join(card_text(c) for c in m.cards) for m in a.melds)
+        left = len(v.hand) - sum(len(m.cards) for m in a.melds)
+        bonus = v.rules.blind_out_bonus or v.rules.blind_out_bonus_no_joker
+        # Hold for a slam only where the rules pay for it and it is realistic: nobody else is down,
+        # it is early, and one more card that plays would let the whole hand go at once.
+        if (self.settings.slam_hold and bonus and not t.others_down and left == 2
+                and v.rules.going_out != "play-all"
+                and t.discards_so_far < 2 * v.players and v.stock_size > 20
+                and any(isinstance(x, Discard) for x in v.legal)):
+            return self._discard_keeping_contract(t, a, bonus)
+        return a, f"go down now: {words}"
+
+    def _discard_keeping_contract(self, t: _Turn, a: GoDown, bonus: int) -> tuple[Action, str]:
+        meld_cards: list[int] = [c for m in a.melds for c in m.cards]
+        left = list(t.v.hand)
+        for c in meld_cards:
+            left.remove(Card(c))
+        c = max(left, key=lambda x: (t.points(x), -t.danger(x)))
+        action = next(x for x in t.v.legal if isinstance(x, Discard) and x.card == c and not x.shanghai)
+        return action, (f"discard {card_text(c)}: hold the contract for a slam "
+                        f"({bonus}-point bonus), nobody is down yet")
+
+    def _best_layoff(self, t: _Turn, options: list[LayOff], *, freed: bool) -> tuple[Action, str]:
+        v = t.v
+        kinds = {m.id: m.kind for m in v.table}
+        naturals = [a for a in options if a.card not in t.wilds]
+        if naturals and not freed:
+            a = max(naturals, key=lambda x: (t.points(x.card), -x.meld))
+            return a, f"lay off {card_text(a.card)} on meld {a.meld}"
+        # a wild: on a run, where it opens a place for a card of the hand if possible
+        hand = set(v.hand)
+
+        def key(x: LayOff) -> tuple[int, int, int]:
+            opens = 0
+            if kinds.get(x.meld) == "run":
+                meld = next(m for m in v.table if m.id == x.meld)
+                ranks = [rank_of(c) for c in meld.cards if c not in t.wilds]
+                suits = [suit_of(c) for c in meld.cards if c not in t.wilds]
+                if ranks and suits:
+                    s = max(set(suits), key=suits.count)
+                    for c in hand:
+                        if suit_of(c) == s and c not in t.wilds:
+                            opens = 1
+            return (kinds.get(x.meld) == "run", opens, -x.meld)
+
+        a = max(options, key=key)
+        where = "run" if kinds.get(a.meld) == "run" else "set"
+        return a, f"lay off {card_text(a.card)} on meld {a.meld} ({where}): never keep a wild once down"
+
+    def _discard(self, t: _Turn, cards: list[Card]) -> tuple[Card, str]:
+        v = t.v
+        st = self.settings
+        jitter = {c: self.rng.random() * 0.01 for c in cards}
+        if st.mistakes and self.rng.random() < st.mistakes:
+            c = self.rng.choice(cards)
+            return c, f"discard {card_text(c)}"
+        if t.me_down:
+            def down_key(c: Card) -> float:
+                score = t.points(c) * 1.0
+                score -= t.danger(c) * st.feed_weight
+                score -= 6.0 * _one_away(c, v, t)
+                if c in t.wilds:
+                    score -= 500.0
+                return score + jitter[c]
+            c = max(cards, key=down_key)
+            if c in t.accepts:
+                return c, f"discard {card_text(c)}: forced, every card left plays on the table"
+            return c, f"discard {card_text(c)}: once down shed the high cards first ({t.points(c)} points)"
+        hand = list(v.hand)
+        if st.greedy_tight and t.size >= v.rules.hand_size:
+            c = self._greedy._discard_card(v, cards, t.wilds)
+            return c, self._discard_reason(t, c, hand)
+        scores: dict[Card, float] = {}
+        for c in cards:
+            rest = list(hand)
+            rest.remove(c)
+            scores[c] = t.value(rest)[0] - t.danger(c) * st.feed_weight + jitter[c]
+        c = max(cards, key=lambda x: scores[x])
+        return c, self._discard_reason(t, c, hand)
+
+    def _discard_reason(self, t: _Turn, c: Card, hand: list[Card]) -> str:
+        name = card_text(c)
+        base = t.evaluate(hand)
+        rest = list(hand)
+        rest.remove(c)
+        after = t.evaluate(rest)
+        if t.quiet:
+            return f"discard {name}: quiet 55, shed points ({t.points(c)})"
+        if after.progress < base.progress:
+            return f"discard {name}: a hard choice, the hand is too big for every meld"
+        keep = _kept_run(after, c)
+        if keep:
+            return f"discard {name}: keep {keep}: outside run"
+        if t.others_down and t.points(c) >= 10:
+            return f"discard {name}: high card that fits nothing, players are down"
+        if t.points(c) >= 10:
+            return f"discard {name}: high card that fits nothing"
+        return f"discard {name}: fits nothing you are collecting"
+
+
+def _kept_run(ev: HandEval, dropped: Card) -> str:
+    """Text of an outside partial run the plan keeps in the dropped card's suit, if any."""
+    by_suit: dict[int, list[int]] = {}
+    for c in ev.used:
+        by_suit.setdefault(suit_of(c), []).append(rank_of(c))
+    s = suit_of(dropped)
+    ranks = sorted(set(by_suit.get(s, [])))
+    if len(ranks) >= 2 and ranks[-1] - ranks[0] == len(ranks) - 1:
+        return " ".join(card_text(s * 16 + r) for r in ranks)
+    return ""
+
+
+def _one_away(c: int, v: PlayerView, t: _Turn) -> int:
+    """Is ``c`` one card away from playing on a table run (same suit, two past an end)?"""
+    for m in v.table:
+        if m.kind != "run":
+            continue
+        nat = [(i, x) for i, x in enumerate(m.cards) if x not in t.wilds]
+        if not nat:
+            continue
+        i, x = nat[0]
+        if suit_of(x) != suit_of(c):
+            continue
+        low = rank_of(x) - i
+        high = low + len(m.cards) - 1
+        if rank_of(c) in (low - 2, high + 2):
+            return 1
+    return 0
+
+
+def _progress_words(ev: HandEval, size: int) -> str:
+    if ev.missing == 0:
+        return "completes your contract"
+    return f"{ev.progress} of {size} cards toward the contract"
+
+
+def _only_reason(a: Action) -> str:
+    if isinstance(a, Pass):
+        return "pass: the only choice"
+    if isinstance(a, DrawStock):
+        return "draw: the only choice"
+    if isinstance(a, Discard):
+        return f"discard {card_text(a.card)}: the only choice"
+    if isinstance(a, LayOff):
+        return f"lay off {card_text(a.card)} on meld {a.meld}: the only choice"
+    return f"{a}: the only choice"

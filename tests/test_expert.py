@@ -1,0 +1,215 @@
+"""The expert player: legal in every preset and player count, reproducible, blind to hidden cards,
+and sensible in situations built by hand (outside runs, not feeding the table, when to buy)."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import random
+
+import pytest
+
+from helpers import card, new_game
+from shanghai.bots.expert import ExpertPlayer
+from shanghai.bots.greedy import GreedyPlayer
+from shanghai.bots.hand_eval import evaluate, knowledge
+from shanghai.bots.match import play_game, seat_seed
+from shanghai.bots.registry import KNOWN_LEVELS, KNOWN_PLAYERS, Player, make_player
+from shanghai.cards import parse_cards, suit_of
+from shanghai.engine.actions import Action, Buy, Cut, Discard, DrawStock, Pass, TakeDiscard
+from shanghai.engine.game import Phase
+from shanghai.engine.view import MeldView, PlayerView, view
+from shanghai.rules import PRESETS, preset
+
+
+class Checked:
+    """Wraps a player and checks that every choice is one of the view's legal actions."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.actions = 0
+
+    def choose(self, v: PlayerView) -> Action:
+        action = self.player.choose(v)
+        assert action in v.legal, (action, v.legal)
+        self.actions += 1
+        return action
+
+
+# every preset once, the player counts 2-6 spread over them; whole games, kept short by playing
+# two of each preset's rounds (the last ones, with the hardest contracts, where it matters)
+CASES = [("isra-junior", 3, 0), ("isra-express", 4, 0), ("isra", 5, 3), ("may-i", 6, 3),
+         ("may-i-10", 3, 5), ("family-10", 4, 2), ("contract-10", 5, 3), ("family-10", 2, 0)]
+
+
+@pytest.mark.parametrize(("name", "players", "first"), CASES)
+def test_expert_games_finish_legally(name: str, players: int, first: int) -> None:
+    full = preset(name)
+    rules = dataclasses.replace(full, rounds=full.rounds[first:first + 2])
+    seats = [Checked(ExpertPlayer(seat_seed(7, s)) if s % 2 == 0 else GreedyPlayer(seat_seed(7, s)))
+             for s in range(players)]
+    game = play_game(rules, players, seed=7, seats=seats, max_actions=50_000)
+    assert game.is_over and len(game.round_results) == len(rules.rounds)
+    assert sum(s.actions for s in seats) == len(game.actions)
+
+
+def test_every_preset_is_covered() -> None:
+    assert {name for name, _, _ in CASES} == set(PRESETS)
+
+
+@pytest.mark.parametrize("options", [["shanghai-call"], ["no-split", "aces-high"]])
+def test_options_all_expert(options: list[str]) -> None:
+    rules = preset("may-i", options)
+    junior = dataclasses.replace(rules, rounds=rules.rounds[:3])
+    seats = [Checked(ExpertPlayer(s)) for s in range(4)]
+    assert play_game(junior, 4, seed=3, seats=seats, max_actions=50_000).is_over
+
+
+def test_house_rules() -> None:
+    rules = preset("isra-junior").changed(buy_penalty=1, going_out="either", wild_replacement="none")
+    seats = [Checked(ExpertPlayer(s)) for s in range(3)]
+    assert play_game(rules, 3, seed=4, seats=seats, max_actions=50_000).is_over
+
+
+def test_same_seed_same_game() -> None:
+    def totals(seed: int) -> tuple[tuple[int, ...], int]:
+        seats = [ExpertPlayer(seat_seed(seed, s)) for s in range(3)]
+        game = play_game(preset("isra-junior"), 3, seed=seed, seats=seats)
+        return tuple(game.totals), len(game.actions)
+    assert totals(2) == totals(2)
+
+
+def test_decides_from_the_view_only() -> None:
+    # its only input is a PlayerView, which holds no other hand and no stock
+    params = list(inspect.signature(ExpertPlayer.choose).parameters)
+    assert params == ["self", "view"]
+    assert not hasattr(view(new_game("isra", 4, seed=2), 0), "stock")
+    # shuffling what the seat cannot see changes nothing it decides
+    game = new_game("isra-junior", 4, seed=5)
+    players = [ExpertPlayer(s) for s in range(4)]
+    for _ in range(120):
+        seat = game.to_act()[0]
+        game.apply(players[seat].choose(view(game, seat)))
+    seat = game.to_act()[0]
+    other = game.copy()
+    hidden = [c for s in range(4) if s != seat for c in other.hands[s]] + list(other.stock)
+    random.Random(1).shuffle(hidden)
+    for s in range(4):
+        if s != seat:
+            n = len(other.hands[s])
+            other.hands[s], hidden = hidden[:n], hidden[n:]
+    other.stock = hidden
+    assert view(other, seat) == view(game, seat)
+    assert ExpertPlayer(9).choose(view(other, seat)) == ExpertPlayer(9).choose(view(game, seat))
+
+
+# -- situations built by hand --------------------------------------------------------------------
+def _view(name: str, round_number: int, phase: Phase, hand: str, legal: list[Action],
+          **changes: object) -> PlayerView:
+    """A view of seat 0 in ``round_number`` of ``name``, 4 players, with the given hand."""
+    base = view(new_game(name, 4, seed=1), 0)
+    rules = base.rules
+    fields: dict[str, object] = dict(
+        round_number=round_number, contract=rules.contract(round_number).text(), phase=phase,
+        turn=0, to_act=(0,), hand=tuple(parse_cards(hand)), hand_counts=(11, 11, 11, 11),
+        down=(False,) * 4, buys_used=(0,) * 4, buy_limit=rules.round(round_number).buys, table=(),
+        discard_top=None, discard_live=False, discard_size=5, stock_size=80, pending_wild=None,
+        buy_window=(), buy_claimant=None, history=(), legal=tuple(legal), cut=None)
+    fields.update(changes)
+    return dataclasses.replace(base, **fields)  # type: ignore[arg-type]
+
+
+def _discards(hand: str) -> list[Action]:
+    return [Discard(0, c) for c in sorted(set(parse_cards(hand)))]
+
+
+def test_keeps_the_outside_run() -> None:
+    # SET RUN: the set is made; 7H 8H 9H is an outside run (6H or 10H), 4C 5C 7C an inside one
+    hand = "KS KH KD 7H 8H 9H 4C 5C 7C"
+    v = _view("isra", 2, Phase.PLAY, hand, _discards(hand))
+    action = ExpertPlayer(1).choose(v)
+    assert isinstance(action, Discard) and suit_of(action.card) == 3, action
+
+
+def test_outs_count_live_cards() -> None:
+    live = [3.0] * 65
+    live[card("9H")] = 0.0  # every 9H is seen: 7H 8H _ 10H is hopeless
+    dead = evaluate(parse_cards("7H 8H 10H"), (), (4,), live)
+    assert dead.outs == 0 and dead.dead_slots == 1
+    assert evaluate(parse_cards("7H 8H 9H"), (), (4,), live).outs == 6.0  # 6H or 10H
+
+
+def test_counts_the_discards_it_has_seen() -> None:
+    history = (Discard(1, card("9H")), DrawStock(2), Discard(2, card("9H")), TakeDiscard(3),
+               Discard(3, card("2C")))
+    v = _view("isra", 3, Phase.PLAY, "7H 8H 10H", _discards("7H 8H 10H"), history=history,
+              discard_size=3)
+    k = knowledge(v)
+    assert k.live[card("9H")] == 1.0          # three decks, one 9H on the pile
+    assert k.picked == {3: [card("9H")]}      # seat 3 took a 9H
+    assert k.declined == {2: [card("9H")]}    # seat 2 drew over one
+
+
+def test_does_not_discard_a_card_that_plays_on_the_table() -> None:
+    # the next player is down with a set of aces: the ace would go straight onto it
+    aces = MeldView(0, 1, "set", tuple(parse_cards("AS AH AD")), ())
+    hand = "AC 4D 7S 7H 7D QC QD QH"
+    v = _view("isra", 1, Phase.PLAY, hand, _discards(hand), table=(aces,),
+              down=(False, True, False, False), hand_counts=(8, 5, 11, 11))
+    action = ExpertPlayer(1).choose(v)
+    assert isinstance(action, Discard) and action.card != card("AC"), action
+
+
+def test_suicide_buy_late_but_not_an_early_useless_card() -> None:
+    # SET SET RUN, 1 card short; the discard (4S) helps nothing
+    hand = "7S 7H 7D 9S 9H 9D 5C 6C 8C KD QH"
+    legal: list[Action] = [Buy(0), Pass(0)]
+    early = _view("isra", 5, Phase.BUY, hand, legal, discard_top=card("4S"), discard_live=True,
+                  turn=3, to_act=(0,))
+    assert ExpertPlayer(1).choose(early) == Pass(0)
+    late = dataclasses.replace(early, down=(False, True, True, False), hand_counts=(11, 1, 4, 11))
+    assert ExpertPlayer(1).choose(late) == Buy(0)
+
+
+def test_buys_what_completes_a_meld() -> None:
+    hand = "7S 7H 9S 9H 9D 5C 6C 8C KD QH 3S"
+    v = _view("isra", 5, Phase.BUY, hand, [Buy(0), Pass(0)], discard_top=card("7C"),
+              discard_live=True, turn=3)
+    assert ExpertPlayer(1).choose(v) == Buy(0)
+
+
+def test_sheds_high_cards_once_down() -> None:
+    hand = "KD 4S 9C"
+    v = _view("isra", 1, Phase.PLAY, hand, _discards(hand), down=(True, False, False, False),
+              table=(MeldView(0, 0, "set", tuple(parse_cards("5S 5H 5D")), ()),
+                     MeldView(1, 0, "set", tuple(parse_cards("6S 6H 6D")), ())))
+    assert ExpertPlayer(1).choose(v) == Discard(0, card("KD"))
+
+
+def test_cut_aims_at_the_exact_count() -> None:
+    game = new_game("isra", 5, seed=3)
+    assert game.phase == Phase.CUT
+    assert ExpertPlayer(0).choose(view(game, game.turn)) == Cut(game.turn, 11 * 5 + 1)
+
+
+def test_quiet_55_does_not_buy() -> None:
+    hand = "7S 7H 9S 9H 9D 5C 6C 8C KD QH 3S"
+    base = view(new_game("isra", 4, seed=1), 0)
+    last = base.rules.rounds
+    v = _view("isra", len(last), Phase.BUY, hand, [Buy(0), Pass(0)], discard_top=card("7C"),
+              discard_live=True, turn=3, totals=(100, 200, 220, 260))
+    assert ExpertPlayer(1).choose(v) == Pass(0)
+
+
+def test_registry_knows_the_levels() -> None:
+    assert "expert" in KNOWN_PLAYERS and KNOWN_LEVELS == ("easy", "medium", "hard", "expert")
+    for name in (*KNOWN_PLAYERS, *KNOWN_LEVELS):
+        assert callable(make_player(name, 1).choose)
+    with pytest.raises(ValueError, match="known: random, greedy, expert, easy, medium, hard"):
+        make_player("grandmaster", 1)
+
+
+def test_levels_play_legally() -> None:
+    seats = [Checked(make_player(name, s)) for s, name in enumerate(KNOWN_LEVELS)]
+    game = play_game(preset("isra-junior"), 4, seed=8, seats=seats, max_actions=50_000)
+    assert game.is_over
