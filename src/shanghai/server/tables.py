@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import importlib
 import logging
 import secrets
 import time
@@ -22,8 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from shanghai.bots.coach import advise
 from shanghai.bots.match import seat_seed
-from shanghai.bots.registry import Player, make_player
+from shanghai.bots.registry import KNOWN_LEVELS, KNOWN_PLAYERS, Player, make_player
 from shanghai.engine.actions import Action, Buy, CallShanghai, Pass
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.record import GameRecord, rules_from_spec, rules_to_spec
@@ -50,30 +49,14 @@ OUTBOX_LIMIT = 256
 SETTING_LIMITS = {"buy_seconds": (0.0, 600.0), "bot_pause": (0.0, 30.0), "standin_seconds": (0.0, 3600.0)}
 
 
-@functools.cache
 def known_levels() -> tuple[str, ...]:
-    """Every computer player the registry makes: the levels (easy ... expert) first, then the others."""
-    from shanghai.bots import registry
-
-    names: list[str] = []
-    for attr in ("KNOWN_LEVELS", "LEVELS", "KNOWN_PLAYERS"):
-        for name in getattr(registry, attr, ()):
-            if name in names:
-                continue
-            try:
-                make_player(name, 0)
-            except (ValueError, ImportError):
-                continue
-            names.append(name)
-    return tuple(names) or ("random", "greedy")
+    """Every computer player a seat may have: the levels (easy ... expert) first, then the others."""
+    return tuple(dict.fromkeys((*KNOWN_LEVELS, *KNOWN_PLAYERS)))
 
 
 def default_level() -> str:
-    levels = known_levels()
-    for name in ("medium", "greedy"):
-        if name in levels:
-            return name
-    return levels[0]
+    """The level of a computer player filling an open seat or standing in for an absent person."""
+    return "medium"
 
 
 def check_level(raw: object) -> str:
@@ -701,11 +684,7 @@ class Manager:
         seat_view = view(table.game, conn.seat)
         if not seat_view.legal:
             raise ProtocolError("you have nothing to do now", "not-your-turn")
-        try:
-            coach = importlib.import_module("shanghai.bots.coach")
-        except ImportError as exc:
-            raise ProtocolError("hints are not available on this server", "no-hint") from exc
-        advice = await asyncio.to_thread(coach.advise, seat_view, seed=0)
+        advice = await asyncio.to_thread(advise, seat_view, seed=0)
         conn.send({"type": "hint", "ref": msg.get("id"), "version": table.version,
                    **action_to_json(advice.action), "reason": str(advice.reason)})
 
