@@ -14,7 +14,8 @@ from shanghai.bots.expert import ExpertPlayer
 from shanghai.bots.greedy import GreedyPlayer
 from shanghai.bots.hand_eval import evaluate, knowledge
 from shanghai.bots.match import play_game, seat_seed
-from shanghai.bots.registry import KNOWN_LEVELS, KNOWN_PLAYERS, Player, make_player
+from shanghai.bots.player import Player
+from shanghai.bots.registry import KNOWN_LEVELS, KNOWN_PLAYERS, make_player
 from shanghai.cards import parse_cards, suit_of
 from shanghai.engine.actions import Action, Buy, Cut, Discard, DrawStock, Pass, TakeDiscard
 from shanghai.engine.game import Phase

@@ -85,7 +85,7 @@ def test_paired_difference_hand_computed() -> None:
 # -- the registry ---------------------------------------------------------------------------------
 def test_registry() -> None:
     assert type(make_player("random", 3)).__name__ == "RandomPlayer"
-    assert KNOWN_PLAYERS == ("random", "greedy", "expert")
+    assert KNOWN_PLAYERS == ("random", "greedy", "expert", "search")
     with pytest.raises(ValueError, match=r"'bogus'.*random, greedy"):
         make_player("bogus", 1)
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
+from shanghai.bots.player import Player
 from shanghai.bots.random_player import RandomPlayer
-from shanghai.bots.registry import Player
 from shanghai.engine.game import Game
 from shanghai.engine.view import view
 from shanghai.rules import Rules

@@ -1,6 +1,7 @@
 """Computer players by name: ``make_player("greedy", seed)``, and the levels for humans.
 
-Players: ``random``, ``greedy``, ``expert``. Levels (what a person picks at the table):
+Players: ``random``, ``greedy``, ``expert``, ``search`` (ISMCTS with expert rollouts, a fixed
+:data:`SEARCH_ITERATIONS` per searched decision). Levels (what a person picks at the table):
 
 * ``easy``: the greedy player making beginner's mistakes: it never buys, and a third of its
   discards are chosen at random (it can throw a card it needed), so a beginner can beat it.
@@ -17,33 +18,30 @@ Players: ``random``, ``greedy``, ``expert``. Levels (what a person picks at the 
 >>> make_player("nobody", 1)
 Traceback (most recent call last):
 ...
-ValueError: unknown player 'nobody' (known: random, greedy, expert, easy, medium, hard)
+ValueError: unknown player 'nobody' (known: random, greedy, expert, search, easy, medium, hard)
 """
 
 from __future__ import annotations
 
 import random
-from typing import Protocol
 
 from shanghai.bots.expert import ExpertPlayer, ExpertSettings
 from shanghai.bots.greedy import GreedyPlayer
+from shanghai.bots.player import Player
 from shanghai.bots.random_player import RandomPlayer
+from shanghai.bots.search import SearchPlayer
 from shanghai.engine.actions import Action, Buy, Discard, Pass
 from shanghai.engine.view import PlayerView
 
-KNOWN_PLAYERS: tuple[str, ...] = ("random", "greedy", "expert")
+KNOWN_PLAYERS: tuple[str, ...] = ("random", "greedy", "expert", "search")
 KNOWN_LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
 
 # The expert's settings at level "hard".
 HARD_SETTINGS = ExpertSettings(feed_weight=0.5, mistakes=0.05)
+# The search player's budget by name: a fixed number of iterations, so a seed reproduces its games.
+SEARCH_ITERATIONS = 8
 # The beginner's mistakes at level "easy".
 EASY_MISTAKES = 1 / 3
-
-
-class Player(Protocol):
-    """Anything that picks an action from its own view."""
-
-    def choose(self, view: PlayerView) -> Action: ...
 
 
 class EasyPlayer:
@@ -80,6 +78,8 @@ def make_player(spec: str, seed: int) -> Player:
         return GreedyPlayer(seed)
     if name == "expert":
         return ExpertPlayer(seed)
+    if name == "search":
+        return SearchPlayer(seed, iterations=SEARCH_ITERATIONS, rollout=ExpertPlayer)
     if name == "hard":
         return ExpertPlayer(seed, HARD_SETTINGS)
     if name == "easy":

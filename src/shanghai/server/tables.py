@@ -22,7 +22,8 @@ from typing import Any
 
 from shanghai.bots.coach import advise
 from shanghai.bots.match import seat_seed
-from shanghai.bots.registry import KNOWN_LEVELS, KNOWN_PLAYERS, Player, make_player
+from shanghai.bots.player import Player
+from shanghai.bots.registry import KNOWN_LEVELS, KNOWN_PLAYERS, make_player
 from shanghai.engine.actions import Action, Buy, CallShanghai, Pass
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.record import GameRecord, rules_from_spec, rules_to_spec
