@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,env]'
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -23,7 +23,7 @@ play: $(STAMP)
 	$(BIN)/shanghai play
 
 test: $(STAMP) browser
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/python -m pytest src tests
 
@@ -44,11 +44,12 @@ BENCH_VENV := .venv-bench
 $(BENCH_VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(BENCH_VENV)
 	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(BENCH_VENV)/bin/python -m pip install --quiet -e . 'rlcard==1.2.0' 'open_spiel==2.0.2' 'numpy<3'
+	$(BENCH_VENV)/bin/python -m pip install --quiet -e '.[env]' 'rlcard==1.2.0' 'open_spiel==2.0.2' 'numpy<3'
 	touch $(BENCH_VENV)/.installed
 
 bench: $(BENCH_VENV)/.installed
 	$(BENCH_VENV)/bin/python benchmarks/bench.py
+	$(BENCH_VENV)/bin/python benchmarks/bench_env.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
