@@ -126,14 +126,19 @@ def bench_open_spiel(seconds: float) -> dict[str, Any]:
 def bench_solver(corpus_path: Path, repeat: int) -> dict[str, Any]:
     """Every corpus hand solved ``repeat`` times in a row, timed in CPU time of this process
     (``time.process_time``: other processes on a shared machine do not count). The figures are the
-    best of the repeats; the first call's are given too (the solver caches the run extents of a
-    suit's pattern of cards, so a first call may build them)."""
+    best of the repeats; the first call's are given too (the solver keeps what one suit's cards
+    allow, its run extents, the fewest wilds its runs need and its table of runs, by the suit's
+    cards, so a first call may build them). One Rules object per preset, as a game has."""
     if not corpus_path.exists():
         return {"what": "contract solver", "missing": f"{corpus_path} not found"}
     cases = [json.loads(line) for line in corpus_path.read_text().splitlines() if line.strip()]
     prepared = []
+    presets: dict[tuple[str, tuple[str, ...]], Any] = {}  # one Rules object per preset, as in a game
     for case in cases:
-        rules = preset(case["rules"], case.get("options", []))
+        key = (case["rules"], tuple(case.get("options", [])))
+        rules = presets.get(key)
+        if rules is None:
+            rules = presets[key] = preset(*key)
         prepared.append((parse_cards(case["cards"]), rules.contract(case["round"]), rules, case))
     times: list[float] = []
     first: list[float] = []

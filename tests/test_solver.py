@@ -375,6 +375,36 @@ def test_solver_matches_brute_force_hypothesis(name: str, round_index: int, hand
     compare(hand, rules.rounds[round_index].contract, rules, forbidden)
 
 
+def test_kept_suit_facts_answer_like_fresh_ones() -> None:
+    """The solver keeps what one suit's cards allow (run extents, the fewest wilds its runs need,
+    its table of runs) from call to call, by the suit's cards and the rules. Hands that share
+    suits (a hand, then the hand with one card changed), solved in turns under several rules, agree
+    with the brute force, and give the very arrangements a solver with nothing kept gives."""
+    from shanghai import solver
+
+    rng = random.Random("kept-suit-facts")
+    names = ["may-i", "isra", "family-10", "contract-10", "may-i+no-split", "may-i+aces-high"]
+    cases: list[tuple[list[Card], Contract, Rules]] = []
+    for _ in range(60):
+        rules = RULES[rng.choice(names)]
+        contract = rng.choice([c for c in _contracts(rules) if c.runs])
+        hand = random_hand(rng, rules, contract, rng.randint(max(8, contract.min_cards), 12),
+                           rng.choice((0, 1, 1, 2, 3)))
+        changed = list(hand)
+        changed[rng.randrange(len(changed))] = make_card(rng.randint(1, 13), rng.randrange(4))
+        other = RULES[rng.choice(names)]
+        cases += [(hand, contract, rules), (changed, contract, rules), (hand, contract, other)]
+    warm = [solve_contract(h, c, r) for h, c, r in cases]
+    again = [solve_contract(h, c, r) for h, c, r in reversed(cases)][::-1]
+    solver._FEWEST.clear()
+    solver._SUIT_TABLES.clear()
+    solver._extents.cache_clear()
+    fresh = [solve_contract(h, c, r) for h, c, r in cases]
+    assert warm == again == fresh
+    for h, c, r in cases:
+        compare(h, c, r)
+
+
 def test_no_slow_hands() -> None:
     """Runs last in this file: no random hand took the solver more than a second."""
     assert not SLOW_HANDS, SLOW_HANDS

@@ -33,6 +33,7 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
+import operator
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -315,6 +316,13 @@ def _subsets(items: list[int], most: int) -> list[tuple[int, ...]]:
 #   (of a rank with enough naturals for a set; with one set in the contract, each rank is tried for
 #   it in turn, and only that rank's naturals), and parks wilds as above.
 # * A black 2 played as a natural (a split of the hand) is tried only where it can be of use as one.
+# * Kept from call to call, by a suit's cards (and the rules, the run size and the wilds): a suit's
+#   run extents, the fewest wilds its runs need, and its table of runs where no bound from the other
+#   suits cuts it. Each reads nothing of the hand but that suit's cards, so hands met again, and
+#   hands that differ from an earlier one in other suits, find them made.
+# * The per-call work is done once: one pass over the hand gives the counts that
+#   ``may_meet_contract``'s bound, the splits and the solver read; the arrangement is built from the
+#   counts the solver proved (a Meld is made directly, not validated again).
 # =================================================================================================
 
 class _Info:
@@ -331,6 +339,9 @@ class _Info:
         "same_rank_sets",
         "separated",
         "wild",
+        "wild_key",
+        "wild_twos",
+        "wilds_of",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -345,6 +356,9 @@ class _Info:
         self.same_rank_sets = rules.same_rank_sets
         self.min_pt = min(self.pts[c] for c in ALL_NATURALS)
         self.wild = [rules.is_wild(c) for c in range(65)]
+        self.wild_key = [(-self.pts[c], c) for c in range(65)]  # the most valuable first
+        self.wild_twos = tuple(c for c in (_TWO_SPADES, _TWO_CLUBS) if self.wild[c])
+        self.wilds_of = tuple(c for c in (JOKER, _TWO_SPADES, _TWO_CLUBS) if self.wild[c])
 
 
 _INFOS: dict[int, _Info] = {}
@@ -394,6 +408,7 @@ def _intervals(counts: list[int], suit: int, m: int, wilds: int, info: _Info, tr
 
 
 _NO_EXTENTS: _Extents = ((), (), (), (), ())
+_NO_ENTRY = (-1, ())
 _SUIT_CARDS = tuple(tuple([0] + [s * 16 + r for r in range(1, 14)] + [s * 16 + 1]) for s in range(4))
 
 
@@ -610,6 +625,25 @@ def _fewest_wilds(counts: list[int], extents: _Extents, most_runs: int, wilds: i
     return wmin
 
 
+_FEWEST: dict[tuple[object, ...], list[int]] = {}
+_SUIT_TABLES: dict[tuple[object, ...], dict[tuple[int, int], tuple[int, tuple[_Run, ...]]]] = {}
+
+
+def _fewest_of_suit(counts: list[int], suit: int, extents: _Extents, m: int, most_runs: int,
+                    wilds: int, info: _Info, only_most: bool = False, trim: bool = False
+                    ) -> list[int]:
+    """``_fewest_wilds`` for ``extents`` of ``suit`` (runs of ``m``, ``trim`` as made), kept by the
+    suit's cards: it reads nothing else of the hand. The list returned is shared: not to change."""
+    base = suit * 16
+    key = (info, suit, m, most_runs, wilds, only_most, trim, *counts[base + 1:base + 14])
+    found = _FEWEST.get(key)
+    if found is None:
+        if len(_FEWEST) >= 1 << 15:
+            _FEWEST.clear()
+        found = _FEWEST[key] = _fewest_wilds(counts, extents, most_runs, wilds, info, only_most)
+    return found
+
+
 def _runs_least_wilds(per_suit: list[list[int]], runs: int) -> int:
     """The fewest wilds ``runs`` runs need over the suits, from each suit's fewest."""
     best = [0] + [1 << 20] * runs
@@ -647,7 +681,7 @@ class _Fast:
         self._set_memo: dict[tuple[object, ...], tuple[int, _SetPlan | None]] = {}
         self._least_memo: dict[tuple[int, ...], int] = {}
         self._fixed_rank = 0  # the rank of the contract's one set, when fixed (majority rule)
-        self._runs_prep: tuple[int, list[int], list[_Option]] | None = None
+        self._runs_prep: tuple[int, list[_Option], list[int], list[int], int] | None = None
         # Suit tables of the hand's other splits into naturals and wilds (black 2s): a table with
         # more wilds and fewer runs required holds every entry of one with fewer and more.
         self._tables = {} if tables is None else tables
@@ -878,17 +912,10 @@ class _Fast:
                                  for flags, pl in zip(flags_list, places, strict=True)]
                     store(j, w + t, natp - cost, new_flags, runs)
 
-        def evaluate(w: int, natp: int, contested: int) -> None:
+        def store_shared(w: int, natp: int) -> None:
+            """Store the runs chosen, an improvement, when runs share a card with too few copies
+            for all: the first sharing within the wild limit (each extent alone is within it)."""
             j = len(chosen)
-            if j < j_min:
-                return
-            if w < W:
-                to_park.append((j, w, natp, tuple(chosen_i)))
-            if not improves((j, w), natp):
-                return
-            if contested == 0:
-                store(j, w, natp, None, chosen)  # each extent alone is within the wild limit
-                return
             for flags_list in _assignments(chosen, counts):
                 if all(_valid_flags(f, info) for f in flags_list):
                     store(j, w, natp, flags_list, chosen)
@@ -912,32 +939,142 @@ class _Fast:
             group_end[i] = group_end[i + 1] if same else i + 1
             group_best[i] = max(nominal[i], group_best[i + 1]) if same else nominal[i]
 
+        # per list of keys: the keys by their wilds, and (with ``addon``) the most it adds to a
+        # key of x wilds or more, for each x
+        by_wilds_of: dict[int, tuple[list[list[tuple[int, int]]], list[int]]] = {}
+        thr_made: dict[int, tuple[int, list[int]]] = {}  # the last thresholds, by the version
+        none = -(1 << 30)
+
         def thresholds(keys: list[tuple[int, int]]) -> list[int]:
             """thr[x]: the natural points a run arrangement using x wilds or more must beat to be
             of use for one of ``keys`` (W + 1: none)."""
-            thr = [-1] * (W + 2)
-            thr[W + 1] = 1 << 30
-            if addon is not None:
-                most = -(1 << 30)
-                for x in range(W, -1, -1):
-                    for key in keys:
-                        if key[1] == x and addon.get(key, most) > most:
-                            most = addon[key]
-                    thr[x] = target[0] - most if most > -(1 << 30) else 1 << 30
-                return thr
-            for x in range(W, -1, -1):
-                thr[x] = thr[x + 1]
+            made = thr_made.get(id(keys))
+            if made is not None and made[0] == version[0]:
+                return made[1]  # nothing stored since
+            kept = by_wilds_of.get(id(keys))
+            if kept is None:
+                by_x: list[list[tuple[int, int]]] = [[] for _ in range(W + 1)]
                 for key in keys:
-                    if key[1] == x:
-                        v = table.get(key, (-1,))[0]
-                        if v < thr[x]:
-                            thr[x] = v
+                    by_x[key[1]].append(key)
+                most_from = [none] * (W + 1)
+                if addon is not None:
+                    most = none
+                    for x in range(W, -1, -1):
+                        for key in by_x[x]:
+                            more = addon.get(key)
+                            if more is not None and more > most:
+                                most = more
+                        most_from[x] = most
+                kept = by_wilds_of[id(keys)] = (by_x, most_from)
+            if addon is not None:
+                goal = target[0]
+                thr = [goal - most if most > none else 1 << 30 for most in kept[1]]
+                thr.append(1 << 30)
+            else:
+                thr = [-1] * (W + 2)
+                low = thr[W + 1] = 1 << 30
+                by_x = kept[0]
+                for x in range(W, -1, -1):
+                    for key in by_x[x]:
+                        v = table.get(key, _NO_ENTRY)[0]
+                        if v < low:
+                            low = v
+                    thr[x] = low
+            thr_made[id(keys)] = (version[0], thr)
             return thr
+
+        ivs_lo = [iv[0] for iv in ivs]
+        after_best = list(nominal)  # the most natural points of an extent from each on
+        for i in range(n_ivs - 2, -1, -1):
+            if after_best[i + 1] > after_best[i]:
+                after_best[i] = after_best[i + 1]
+        ivs_hi = [iv[1] for iv in ivs]
+        deep_keys_at = [[key for jj in range(j + 2, J + 1) for key in keys_at[jj]] for j in range(J)]
+        m_run = self.m_run
+        hi_place = info.hi_place
+
+        by_nominal = sorted(range(n_ivs), key=nominal.__getitem__, reverse=True)
+
+        def last(start: int, w: int, natp: int, contested: int) -> None:
+            """``dfs`` for the last run: the same extents in the same order, found from the richest
+            down (an extent whose natural points cannot beat the thresholds now never will: they
+            only rise)."""
+            j_here = len(chosen) + 1
+            here_keys = keys_at[j_here]
+            thr = thresholds(here_keys)
+            cut = thr[w] - natp  # thr[x] grows with x
+            cand: list[int] = []
+            for i in by_nominal:
+                nv = nominal[i]
+                if nv <= cut:
+                    break
+                if i >= start:
+                    x = w + gaps[i]
+                    if x <= W and natp + nv > thr[x]:
+                        cand.append(i)
+            if not cand:
+                return
+            cand.sort()
+            last_lo = -1
+            seen = version[0]
+            for i in cand:
+                lo = ivs_lo[i]
+                if lo != last_lo:
+                    last_lo = lo
+                    if seen != version[0]:
+                        seen = version[0]
+                        thr = thresholds(here_keys)
+                x = w + gaps[i]
+                if natp + nominal[i] <= thr[x]:
+                    continue
+                iv = ivs[i]
+                hi = iv[1]
+                if sep and any(lo <= h2 + 1 and hi >= l2 - 1 for l2, h2, _ in chosen):
+                    continue
+                cards = iv[2]
+                dw = dp = dc = 0
+                for c in cards:
+                    u = use[c] + 1
+                    use[c] = u
+                    have = counts[c]
+                    if u > have:
+                        dw += 1
+                        if have and u == have + 1:
+                            dc += 1
+                    else:
+                        dp += pts[c]
+                if w + dw <= W and j_here >= j_min:
+                    chosen.append(iv)
+                    chosen_i.append(i)
+                    w2 = w + dw
+                    v2 = natp + dp
+                    if w2 < W:
+                        to_park.append((j_here, w2, v2, tuple(chosen_i)))
+                    if addon is None:
+                        cur = table.get((j_here, w2))
+                        better = cur is None or v2 > cur[0]
+                    else:
+                        more = addon.get((j_here, w2))
+                        better = more is not None and v2 + more > target[0]
+                    if better:
+                        if contested + dc == 0:
+                            store(j_here, w2, v2, None, chosen)
+                        else:
+                            store_shared(w2, v2)
+                    chosen.pop()
+                    chosen_i.pop()
+                for c in cards:
+                    use[c] -= 1
 
         def dfs(start: int, w: int, natp: int, contested: int) -> None:
             j = len(chosen)
+            if j + 1 == J:
+                last(start, w, natp, contested)
+                return
+            j_here = j + 1  # the runs once one more is laid
             deeper = j + 1 < J
-            deep_keys = [key for jj in range(j + 2, J + 1) for key in keys_at[jj]]
+            deep_keys = deep_keys_at[j]
+            here_keys = keys_at[j + 1]
             last_lo = -1
             seen = -1
             thr_here: list[int] = []
@@ -946,21 +1083,24 @@ class _Fast:
             i = start - 1
             while i + 1 < n_ivs:
                 i += 1
-                iv = ivs[i]
-                lo, hi, cards = iv
+                lo = ivs_lo[i]
                 if lo != last_lo:
                     last_lo = lo
                     if seen != version[0]:
                         seen = version[0]
-                        thr_here = thresholds(keys_at[j + 1])
-                        thr_deep = thresholds(deep_keys) if deeper else []
+                        thr_here = thresholds(here_keys)
+                        thr_deep = thresholds(deep_keys) if deeper else thr_here
                     deep_bound = suffix[lo]
                     for ci in chosen_i:
-                        lo_c, hi_c, _ = ivs[ci]
+                        lo_c = ivs_lo[ci]
                         if lo_c < lo:
-                            deep_bound += cum[min(hi_c, lo - 1)] - cum[lo_c - 1]
-                    deep_bound = min(deep_bound, total)  # an ace counts at both its places
+                            hi_c = ivs_hi[ci]
+                            deep_bound += cum[hi_c if hi_c < lo else lo - 1] - cum[lo_c - 1]
+                    if deep_bound > total:
+                        deep_bound = total  # an ace counts at both its places
                     if (not deeper or deep_bound <= thr_deep[w]) and natp + group_best[i] <= thr_here[w]:
+                        if not deeper and natp + after_best[i] <= thr_here[w]:
+                            break  # no extent from here on gives the last run enough
                         i = group_end[i] - 1
                         continue
                 x = w + gaps[i]
@@ -969,8 +1109,11 @@ class _Fast:
                 go_deeper = deeper and deep_bound > thr_deep[x]
                 if not go_deeper and natp + nominal[i] <= thr_here[x]:
                     continue
+                iv = ivs[i]
+                hi = iv[1]
                 if sep and any(lo <= h2 + 1 and hi >= l2 - 1 for l2, h2, _ in chosen):
                     continue
+                cards = iv[2]
                 dw = dp = dc = 0
                 for c in cards:
                     u = use[c] + 1
@@ -985,13 +1128,28 @@ class _Fast:
                 if w + dw <= W:
                     chosen.append(iv)
                     chosen_i.append(i)
-                    evaluate(w + dw, natp + dp, contested + dc)
+                    if j_here >= j_min:  # the runs chosen: of use for the table?
+                        w2 = w + dw
+                        v2 = natp + dp
+                        if w2 < W:
+                            to_park.append((j_here, w2, v2, tuple(chosen_i)))
+                        if addon is None:
+                            cur = table.get((j_here, w2))
+                            better = cur is None or v2 > cur[0]
+                        else:
+                            more = addon.get((j_here, w2))
+                            better = more is not None and v2 + more > target[0]
+                        if better:
+                            if contested + dc == 0:
+                                store(j_here, w2, v2, None, chosen)
+                            else:
+                                store_shared(w2, v2)
                     if go_deeper:
                         if not sep:
                             dfs(i, w + dw, natp + dp, contested + dc)
-                        elif info.hi_place - hi - 1 >= self.m_run:
+                        elif hi_place - hi - 1 >= m_run:
                             # runs kept apart: the next starts two places after this one ends
-                            dfs(first_at[min(hi + 2, 16)], w + dw, natp + dp, contested + dc)
+                            dfs(first_at[hi + 2 if hi < 14 else 16], w + dw, natp + dp, contested + dc)
                     chosen.pop()
                     chosen_i.pop()
                 for c in cards:
@@ -1030,10 +1188,8 @@ class _Fast:
         last = max(range(4), key=lambda suit: len(all_ivs[suit][0]) if caps[suit] else -1)
         fewest: list[list[int]] = []
         for suit, ivs in enumerate(all_ivs):
-            if suit != last or not ivs[0]:
-                fewest.append(_fewest_wilds(self.counts, ivs, caps[suit], W, self.info))
-            else:
-                fewest.append(_fewest_wilds(self.counts, ivs, caps[suit], W, self.info, only_most=True))
+            fewest.append(_fewest_of_suit(self.counts, suit, ivs, m, caps[suit], W, self.info,
+                                          suit == last and bool(ivs[0])))
         if _runs_least_wilds(fewest, k) > W:
             return False
         ceiling = self.WP[W]  # every natural some extent covers, and every wild
@@ -1060,7 +1216,15 @@ class _Fast:
             if kept is not None and kept[0] >= W and kept[1] <= j_min:
                 table = kept[2]
             else:
-                table = self.suit_table(suit, all_ivs[suit], j_min, caps[suit], wmin=fewest[suit])
+                # A suit's table reads nothing but the suit's cards: kept for later hands too.
+                gkey = (self.info, m, W, j_min, caps[suit], *key)
+                found = _SUIT_TABLES.get(gkey)
+                if found is None:
+                    if len(_SUIT_TABLES) >= 1 << 12:
+                        _SUIT_TABLES.clear()
+                    found = _SUIT_TABLES[gkey] = self.suit_table(suit, all_ivs[suit], j_min, caps[suit],
+                                                                 wmin=fewest[suit])
+                table = found
                 self._tables[key] = (W, j_min, table)
             nxt: dict[tuple[int, int], tuple[int, tuple[_Run, ...]]] = {}
             for (j1, w1), (v1, r1) in combined.items():
@@ -1099,43 +1263,60 @@ class _Fast:
         pts = info.pts
         majority = info.majority
         least = (self.m_set + 2) // 2 if majority else 1
-        rank_n = [0] * 16
-        for c in range(64):
-            if counts[c]:
-                rank_n[c & 15] += counts[c]
         fixed = self._fixed_rank
-        # ranks whose naturals a set may take: the fixed one, or any with enough naturals
-        settable = [(r == fixed) if fixed else rank_n[r] >= least for r in range(16)]
         # options: (natural points, wilds, suit, low, high, cards, places that want a natural)
         if self._runs_prep is None:  # the same for every rank tried for a set
             all_ext = [_intervals(counts, suit, self.m_run, W, info, not majority) for suit in range(4)]
             if self.k_runs == 1:
                 fewest_runs = min((min(e[3]) for e in all_ext if e[0]), default=W + 1)
             else:
-                fewest_runs = _runs_least_wilds([_fewest_wilds(counts, e, self.k_runs, W, info)
-                                                 for e in all_ext], self.k_runs)
-            covers = []
+                fewest_runs = _runs_least_wilds(
+                    [_fewest_of_suit(counts, suit, e, self.m_run, self.k_runs, W, info, False,
+                                     not majority) for suit, e in enumerate(all_ext)], self.k_runs)
             base: list[tuple[int, int, int, int, int, tuple[int, ...], tuple[bool, ...]]] = []
+            rank_n = [0] * 16
+            uncovered = [0] * 16  # points of each rank's naturals that no run covers
+            cover_pts = 0  # points of the naturals some run covers
             for suit, ext in enumerate(all_ext):
                 cover = 0
                 for (lo, hi, cards), flags, natp, nw in zip(*ext[:4], strict=True):
                     cover |= ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
                     base.append((natp, nw, suit, lo, hi, cards, flags))
-                covers.append(cover | 2 if cover & (1 << 14) else cover)
-            base.sort(key=_first_down)
-            self._runs_prep = (fewest_runs, covers, base)
-        fewest_runs, covers, base = self._runs_prep
+                if cover & (1 << 14):
+                    cover |= 2
+                for c in range(suit * 16 + 1, suit * 16 + 14):
+                    n = counts[c]
+                    if n:
+                        r = c & 15
+                        rank_n[r] += n
+                        if cover >> r & 1:
+                            cover_pts += n * pts[c]
+                        else:
+                            uncovered[r] += n * pts[c]
+            base.sort(key=_NATP, reverse=True)
+            self._runs_prep = (fewest_runs, base, rank_n, uncovered, cover_pts)
+        fewest_runs, base, rank_n, uncovered, cover_pts = self._runs_prep
+        # ranks whose naturals a set may take: the fixed one, or any with enough naturals
+        settable = [(r == fixed) if fixed else rank_n[r] >= least for r in range(16)]
         if fewest_runs + self.sets_least_wilds(counts) > W:
             return False
         # The most any arrangement can meld: every natural that some run covers or whose rank has
         # enough naturals for a set, and every wild.
-        set_least = max(least, self.m_set - W)
-        ceiling = self.WP[W]
-        for suit, cover in enumerate(covers):
+        ceiling = self.WP[W] + cover_pts
+        if fixed:
+            ceiling += uncovered[fixed]
+        else:
+            set_least = max(least, self.m_set - W)
             for r in range(1, 14):
-                c = suit * 16 + r
-                if counts[c] and (cover >> r & 1 or (r == fixed if fixed else rank_n[r] >= set_least)):
-                    ceiling += counts[c] * pts[c]
+                if rank_n[r] >= set_least:
+                    ceiling += uncovered[r]
+        if ceiling <= self.best_value or not base:
+            return False  # (the search below would stop at once)
+        # The bound the search starts from: the richest option in every run slot, and the sets'
+        # naturals (no option below gives more than the richest one).
+        root_sets = self.set_best(counts, 0, nat_only=True)[0]
+        if root_sets < 0 or base[0][0] * self.k_runs + root_sets + self.WP[W] <= self.best_value:
+            return False
         if not majority or not W:
             opts = base
         else:
@@ -1143,29 +1324,42 @@ class _Fast:
             # there. (Wilds in place of other naturals only hold wilds nothing else can: ``leaf``
             # parks them, the cheapest first.)
             opts = list(base)
-            for natp, nw, suit, lo, hi, cards, flags in base:
-                if nw >= W:
-                    continue
-                if fixed:
-                    p = 14 if fixed == 1 and lo > 1 else fixed  # the set's rank's place (ace: 1 or 14)
-                    eligible = [p - lo] if lo <= p <= hi and flags[p - lo] else []
-                else:
+            if fixed:
+                # one place to give up: the set's rank's (an ace: 1 or 14)
+                for natp, nw, suit, lo, hi, cards, flags in base:
+                    if nw >= W:
+                        continue
+                    p = 14 if fixed == 1 and lo > 1 else fixed
+                    if lo <= p <= hi and flags[p - lo]:
+                        i = p - lo
+                        f2 = (*flags[:i], False, *flags[i + 1:])
+                        # more naturals than wilds: the run keeps that many after the swap
+                        if 2 * (len(flags) - nw - 1) > len(flags):
+                            opts.append((natp - pts[cards[i]], nw + 1, suit, lo, hi, cards, f2))
+            else:
+                for natp, nw, suit, lo, hi, cards, flags in base:
+                    if nw >= W:
+                        continue
                     eligible = [i for i, f in enumerate(flags) if f and settable[cards[i] & 15]]
-                for r in range(1, min(W - nw, len(eligible)) + 1):
-                    for swap in itertools.combinations(eligible, r):
-                        f2 = tuple(False if i in swap else f for i, f in enumerate(flags))
-                        if _valid_flags(f2, info):
+                    size = len(flags)
+                    for r in range(1, min(W - nw, len(eligible)) + 1):
+                        if size - nw - r <= nw + r:
+                            break  # a run keeps more naturals than wilds ("naturals-majority")
+                        for swap in itertools.combinations(eligible, r):
+                            changed = list(flags)
                             lost = 0
                             for i in swap:
+                                changed[i] = False
                                 lost += pts[cards[i]]
-                            opts.append((natp - lost, nw + r, suit, lo, hi, cards, f2))
-            opts.sort(key=_first_down)
+                            opts.append((natp - lost, nw + r, suit, lo, hi, cards, tuple(changed)))
+            opts.sort(key=_NATP, reverse=True)
         k = self.k_runs
         sep = info.separated
         # the options by the wilds they need, each list in the order of ``opts``
         by_wilds: list[list[int]] = [[] for _ in range(W + 1)]
+        add_to = [group.append for group in by_wilds]
         for idx, o in enumerate(opts):
-            by_wilds[o[1]].append(idx)
+            add_to[o[1]](idx)
         chosen: list[tuple[int, int, int, tuple[int, ...], tuple[bool, ...], tuple[bool, ...]]] = []
         recheck: list[int] = []  # suits whose runs need another sharing of their common cards
 
@@ -1240,6 +1434,9 @@ class _Fast:
                 self.best_runs = tuple(best_runs)
                 self.best_plan = best_plan
 
+        top = self.WP[W]
+        bisect_left = bisect.bisect_left
+
         def dfs(slot: int, start: int, w: int, natp: int) -> None:
             if slot == k:
                 leaf(w, natp)
@@ -1249,64 +1446,63 @@ class _Fast:
             bound_sets = self.set_best(counts, w, nat_only=True)[0]
             if bound_sets < 0:
                 return
-            top = self.WP[W]
+            rest = bound_sets + top
             left = k - slot
             # the sets need at least this many wilds (and the runs take cards, never give)
             spare = W - w - self.sets_least_wilds(counts)
             for nw_o in range(spare + 1):
                 group = by_wilds[nw_o]
-                at = bisect.bisect_left(group, start)
-                for idx in group[at:]:
-                    if not try_option(idx, slot, w, natp, bound_sets + top, left):
+                for at in range(bisect_left(group, start), len(group)):
+                    # Lay option ``idx`` in run slot ``slot`` and search on; no option after it
+                    # (in its list) can beat the best found once one cannot.
+                    idx = group[at]
+                    o_natp, _, suit, lo, hi, cards, flags = opts[idx]
+                    best = self.best_value
+                    if natp + o_natp * left + rest <= best or best >= ceiling:
                         break
-
-        def try_option(idx: int, slot: int, w: int, natp: int, rest: int, left: int) -> bool:
-            """Lay option ``idx`` in run slot ``slot`` and search on; False when no option after it
-            (in its list) can beat the best found."""
-            o_natp, _, suit, lo, hi, cards, flags = opts[idx]
-            if natp + o_natp * left + rest <= self.best_value or self.best_value >= ceiling:
-                return False
-            if sep and any(r[0] == suit and lo <= r[2] + 1 and hi >= r[1] - 1 for r in chosen):
-                return True
-            taken: list[int] = []
-            actual = flags
-            gained = 0
-            for i, c in enumerate(cards):
-                if flags[i]:
-                    if counts[c]:
-                        counts[c] -= 1
-                        taken.append(c)
-                        gained += pts[c]
-                    else:
-                        actual = (*actual[:i], False, *actual[i + 1:])
-            nw = len(cards) - len(taken)
-            ok = w + nw <= W
-            marked = False
-            if ok and actual is not flags and not _valid_flags(actual, info):
-                recheck.append(suit)
-                marked = True
-            if ok:
-                chosen.append((suit, lo, hi, cards, actual, flags))
-                dfs(slot + 1, idx, w + nw, natp + gained)
-                chosen.pop()
-            if marked:
-                recheck.pop()
-            for c in taken:
-                counts[c] += 1
-            return True
+                    if sep and any(r[0] == suit and lo <= r[2] + 1 and hi >= r[1] - 1 for r in chosen):
+                        continue
+                    taken: list[int] = []
+                    actual = flags
+                    gained = 0
+                    for i, c in enumerate(cards):
+                        if flags[i]:
+                            if counts[c]:
+                                counts[c] -= 1
+                                taken.append(c)
+                                gained += pts[c]
+                            else:
+                                actual = (*actual[:i], False, *actual[i + 1:])
+                    nw = len(cards) - len(taken)
+                    if w + nw <= W:
+                        if actual is not flags and not _valid_flags(actual, info):
+                            recheck.append(suit)
+                            chosen.append((suit, lo, hi, cards, actual, flags))
+                            dfs(slot + 1, idx, w + nw, natp + gained)
+                            chosen.pop()
+                            recheck.pop()
+                        else:
+                            chosen.append((suit, lo, hi, cards, actual, flags))
+                            dfs(slot + 1, idx, w + nw, natp + gained)
+                            chosen.pop()
+                    for c in taken:
+                        counts[c] += 1
 
         incumbent = self.best_value
         dfs(0, 0, 0, 0)
         return self.best_value > incumbent
 
 
-def _build_fast(solver: _Fast, wild_cards: list[Card], contract: Contract, rules: Rules
-                ) -> Arrangement:
+def _build_fast(solver: _Fast, wild_cards: list[Card], contract: Contract, rules: Rules,
+                hand: list[Card]) -> Arrangement:
     """The arrangement of the best runs and set plan the fast solver found."""
-    assert solver.best_plan is not None
-    pts = solver.info.pts
+    plan_all = solver.best_plan
+    assert plan_all is not None
+    info = solver.info
+    pts = info.pts
     nat = list(solver.counts)
-    wild_pool = sorted(wild_cards, key=lambda c: (-pts[c], c))
+    wild_pool = sorted(wild_cards, key=info.wild_key.__getitem__) if len(wild_cards) > 1 \
+        else wild_cards
     wi = 0
     run_melds: list[Meld] = []
     for suit, lo, _, cards, flags in solver.best_runs:
@@ -1318,21 +1514,35 @@ def _build_fast(solver: _Fast, wild_cards: list[Card], contract: Contract, rules
             else:
                 laid.append(wild_pool[wi])
                 wi += 1
-        run_melds.append(Meld("run", cast(tuple[Card, ...], tuple(laid)), suit=suit, low=lo))
-    plan, wild_only, set_wilds = solver.best_plan
+        run_melds.append(Meld("run", tuple(laid), 0, suit, lo))  # type: ignore[arg-type]
+    plan, wild_only, set_wilds = plan_all
     m = solver.m_set
-    majority = solver.info.majority
+    majority = info.majority
     least = (m + 2) // 2 if majority else 1
     groups: list[tuple[int, list[int], int]] = []  # rank, cards, room for more wilds
     core_total = 0
     # Sets in rank order (wilds-only sets last), so the same hand always reads the same.
-    for rank, j, _ in sorted(plan):
+    for rank, j, _ in (sorted(plan) if len(plan) > 1 else plan):
         naturals: list[int] = []
         for c in (rank, 16 + rank, 32 + rank, 48 + rank):
-            if nat[c]:
-                naturals.extend([c] * nat[c])
+            n = nat[c]
+            if n:
+                if n == 1:
+                    naturals.append(c)
+                else:
+                    naturals.extend([c] * n)
                 nat[c] = 0
-        naturals.sort(key=lambda c: (-pts[c], c))
+        if rank == 2:  # only 2s differ in points within a rank (a black 2 played as a natural)
+            naturals.sort(key=info.wild_key.__getitem__)
+        if j == 1:
+            size = len(naturals)
+            core = m - size if m > size else 0
+            core_total += core
+            if core:
+                naturals.extend(wild_pool[wi:wi + core])
+                wi += core
+            groups.append((rank, naturals, size - 1 - core if majority else 99))
+            continue
         sizes = [least] * j
         rest = len(naturals) - least * j
         for i in range(j):
@@ -1353,34 +1563,43 @@ def _build_fast(solver: _Fast, wild_cards: list[Card], contract: Contract, rules
         groups.append((0, list(wild_pool[wi:wi + m]), 99))
         wi += m
     extra = set_wilds - core_total - m * wild_only if groups else 0
-    for _, cs, room in groups:
-        take = min(room, extra)
-        cs.extend(wild_pool[wi:wi + take])
-        wi += take
-        extra -= take
+    if extra > 0:
+        for _, cs, room in groups:
+            take = min(room, extra)
+            cs.extend(wild_pool[wi:wi + take])
+            wi += take
+            extra -= take
     assert extra <= 0
-    set_melds = [Meld("set", cast(tuple[Card, ...], tuple(cs)), rank=rank) if rank
+    set_melds = [Meld("set", tuple(cs), rank) if rank  # type: ignore[arg-type]
                  else check_set(cast(list[Card], cs), rules) for rank, cs, _ in groups]
-    it_runs, it_sets = iter(run_melds), iter(set_melds)
-    melds = tuple(next(it_runs) if req.kind == "run" else next(it_sets) for req in contract.melds)
+    order = _shape(contract)[4]
+    if not set_melds:
+        melds = tuple(run_melds)
+    elif not run_melds:
+        melds = tuple(set_melds)
+    else:
+        it_runs, it_sets = iter(run_melds), iter(set_melds)
+        melds = tuple(next(it_runs) if is_run else next(it_sets) for is_run in order)
+    # What is left, in order of rank and suit (wilds that are not 2s last): the hand in that
+    # order, each card taken while some of it is left.
+    nat[JOKER] = 0
+    for c in wild_pool[wi:]:
+        nat[c] += 1
     leftover: list[int] = []
-    for c in range(1, 64):
-        if nat[c]:
-            leftover.extend([c] * nat[c])
-    leftover.extend(wild_pool[wi:])
-    leftover.sort(key=_leftover_order)
     points = 0
-    for c in leftover:
-        points += pts[c]
+    for c in sorted(hand, key=_LEFT_KEY.__getitem__):
+        if nat[c]:
+            nat[c] -= 1
+            leftover.append(c)
+            points += pts[c]
     return Arrangement(melds, cast(tuple[Card, ...], tuple(leftover)), points)
 
 
-def _first_down(option: _Option) -> int:
-    return -option[0]
+# the order a hand's leftover is written in: by rank, then by suit, wilds that are not 2s last
+_LEFT_KEY = [(c & 15) * 4 + (c >> 4) if c < 64 else 1000 for c in range(65)]
 
 
-def _leftover_order(c: int) -> tuple[bool, int, int]:
-    return (c == JOKER, c & 15, c >> 4)
+_NATP = operator.itemgetter(0)  # options the richest first (a stable sort with reverse=True)
 
 
 def solve_contract(hand: Sequence[Card], contract: Contract, rules: Rules, *,
@@ -1391,11 +1610,23 @@ def solve_contract(hand: Sequence[Card], contract: Contract, rules: Rules, *,
     leaving exactly one card where the last card may not be discarded).
     """
     hand = list(hand)
-    _, _, min_cards, uniform = _shape(contract)
-    if min_cards > len(hand) or not may_meet_contract(hand, contract, rules):
+    shape = _shape(contract)
+    if shape[2] > len(hand):
         return None
-    if uniform:
-        fast = _solve_fast(hand, contract, rules)
+    # One pass over the hand: counts per card, and the places each suit holds (for the bound).
+    allc = [0] * 65
+    masks = [0, 0, 0, 0]
+    rank_n = [0] * 16
+    for c in hand:
+        allc[c] += 1
+        if c < 64:
+            masks[c >> 4] |= _PLACE_BITS[c & 15]
+            rank_n[c & 15] += 1
+    info = _info(rules)
+    if not _may_meet(allc, masks, rank_n, shape, info):
+        return None
+    if shape[3]:
+        fast = _solve_fast(hand, allc, shape, contract, rules, info)
         # The best arrangement with no count forbidden is the best one when its count is allowed.
         if fast is None or len(fast.leftover) not in forbidden_leftovers:
             return fast
@@ -1407,7 +1638,11 @@ def solve_contract(hand: Sequence[Card], contract: Contract, rules: Rules, *,
     return _solve_search(hand, contract, rules, forbidden_leftovers)
 
 
-_Shape = tuple[tuple[int, ...], tuple[int, ...], int, bool]
+# the bit of each rank's place in a suit (an ace holds places 1 and 14)
+_PLACE_BITS = tuple((1 << r) | (1 << 14 if r == 1 else 0) for r in range(16))
+
+
+_Shape = tuple[tuple[int, ...], tuple[int, ...], int, bool, tuple[bool, ...]]
 _SHAPES: dict[int, tuple[Contract, _Shape]] = {}
 
 
@@ -1420,46 +1655,60 @@ def _shape(contract: Contract) -> _Shape:
         return kept[1]
     sets, runs = contract.sets, contract.runs
     shape = (sets, runs, contract.min_cards,
-             len(set(sets)) <= 1 and len(set(runs)) <= 1 and bool(contract.melds))
+             len(set(sets)) <= 1 and len(set(runs)) <= 1 and bool(contract.melds),
+             tuple(req.kind == "run" for req in contract.melds))
     if len(_SHAPES) > 256:
         _SHAPES.clear()
     _SHAPES[id(contract)] = (contract, shape)
     return shape
 
 
-def _solve_fast(hand: list[Card], contract: Contract, rules: Rules) -> Arrangement | None:
-    info = _info(rules)
+def _solve_fast(hand: list[Card], allc: list[int], shape: _Shape, contract: Contract,
+                rules: Rules, info: _Info) -> Arrangement | None:
     pts = info.pts
-    twos = [c for c in (_TWO_SPADES, _TWO_CLUBS) if info.wild[c]]
+    sets, runs = shape[:2]
+    twos = info.wild_twos
     splits: list[tuple[int, ...]] = [()]
     if twos:
-        n_twos = [hand.count(c) if _may_play_natural(c, hand, contract, rules) else 0 for c in twos]
-        for n in n_twos:
+        for c in twos:
+            n = allc[c] if allc[c] and _may_play_natural_counts(c, allc, shape, info) else 0
             splits = [s + (k,) for s in splits for k in range(n + 1)]
-    sets, runs, _, _ = _shape(contract)
     best: _Fast | None = None
     best_wilds: list[Card] = []
-    wild = info.wild
+    wilds_of = info.wilds_of
     tables: dict[tuple[int, ...], tuple[int, int, dict[tuple[int, int], tuple[int, tuple[_Run, ...]]]]] = {}
+    n_sets, set_size = len(sets), sets[0] if sets else 0
+    n_runs, run_size = len(runs), runs[0] if runs else 0
     for split in splits:
-        natural_twos = dict(zip(twos, split, strict=True))
-        counts = [0] * 65
+        counts = list(allc)
         wild_cards: list[Card] = []
-        for c in hand:
-            if wild[c] and natural_twos.get(c, 0) <= 0:
-                wild_cards.append(c)
-            else:
-                if c in natural_twos:
-                    natural_twos[c] -= 1
-                counts[c] += 1
-        if any(split) and not _twos_of_use(counts, split, twos, len(wild_cards), sets, runs, info):
+        for c in wilds_of:
+            if allc[c]:
+                natural = split[twos.index(c)] if c != JOKER else 0
+                counts[c] = natural
+                wild_cards.extend([c] * (allc[c] - natural))
+        if any(split) and not _twos_of_use(counts, split, list(twos), len(wild_cards), sets, runs, info):
             continue
-        solver = _Fast(info, counts, sorted((pts[c] for c in wild_cards), reverse=True),
-                       len(sets), sets[0] if sets else 0, len(runs), runs[0] if runs else 0,
+        values = [pts[c] for c in wild_cards]
+        values.sort(reverse=True)
+        solver = _Fast(info, counts, values, n_sets, set_size, n_runs, run_size,
                        -1 if best is None else best.best_value, tables)
         if solver.solve():
             best, best_wilds = solver, wild_cards
-    return None if best is None else _build_fast(best, best_wilds, contract, rules)
+    return None if best is None else _build_fast(best, best_wilds, contract, rules, hand)
+
+
+def _may_play_natural_counts(two: int, allc: list[int], shape: _Shape, info: _Info) -> bool:
+    """``_may_play_natural`` from the counts of the hand."""
+    if shape[0]:
+        return True
+    if not shape[1]:
+        return False
+    if not info.majority:
+        return True
+    base = two & 48
+    wild = info.wild
+    return any(allc[c] and not wild[c] for c in range(base + 1, base + 14))
 
 
 def _twos_of_use(counts: list[int], split: tuple[int, ...], twos: list[Card], wilds: int,
@@ -1533,26 +1782,29 @@ def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) ->
     >>> may_meet_contract(parse_cards("7H 7S 9D 9C 2H 5S 6S KD QD 3C 4C 8H"), isra.contract(1), isra)
     False
     """
-    wild_cards = _WILD_CARDS[rules.wilds]
-    wilds = 0
-    rank_n = [0] * 14
-    masks = [0, 0, 0, 0]            # places held in each suit (bit p = place p, ace at 1 and 14)
-    naturals_of_suit = [0, 0, 0, 0]
+    allc = [0] * 65
+    masks = [0, 0, 0, 0]
+    rank_n = [0] * 16
     for c in hand:
-        if c in wild_cards:
-            wilds += 1
-        if c != JOKER:
-            r = c & 15
-            s = c >> 4
-            rank_n[r] += 1
-            masks[s] |= (1 << r) | (1 << 14 if r == 1 else 0)
-            naturals_of_suit[s] += 1
-    by_rank = [n for n in rank_n if n]
-    majority = rules.wild_limit == "naturals-majority"
+        allc[c] += 1
+        if c < 64:
+            masks[c >> 4] |= _PLACE_BITS[c & 15]
+            rank_n[c & 15] += 1
+    return _may_meet(allc, masks, rank_n, _shape(contract), _info(rules))
+
+
+def _may_meet(allc: list[int], masks: list[int], rank_n: list[int], shape: _Shape, info: _Info
+              ) -> bool:
+    """``may_meet_contract`` from the counts of the hand and the places of each suit."""
+    wilds = 0
+    for c in info.wilds_of:
+        wilds += allc[c]
+    majority = info.majority
     need = 0
-    sets, runs, _, _ = _shape(contract)
+    sets, runs = shape[:2]
     if sets:
-        if len(set(sets)) == 1:
+        by_rank = [n for n in rank_n if n]
+        if shape[3] or len(set(sets)) == 1:
             m, k_sets = sets[0], len(sets)
             least = (m + 2) // 2 if majority else 1   # naturals a set of m needs
             # The k-th set on a rank of n naturals costs max(0, k*m - n) - max(0, (k-1)*m - n)
@@ -1576,8 +1828,7 @@ def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) ->
             for m in sets:
                 need += min([max(0, m - n) for n in by_rank] + ([] if majority else [m]), default=99)
     if runs:
-        lo = 2 if rules.aces == "high-only" else 1
-        hi = 13 if rules.aces == "low-only" else 14
+        lo, hi = info.lo_place, info.hi_place
         m = min(runs)
         allowed = ((1 << (hi + 1)) - 1) & ~((1 << lo) - 1)
         per_suit = [_best_window(mask & allowed, m, lo, hi, majority) if mask & allowed else 99
@@ -1592,12 +1843,14 @@ def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) ->
             for s in range(4):
                 if per_suit[s] >= 99:
                     continue
+                base = s * 16
+                naturals_of_suit = sum(allc[base + 1:base + 14])
                 nxt = list(fewest)
                 for j1 in range(k_runs):
                     if fewest[j1] >= 99:
                         continue
                     for k in range(1, k_runs - j1 + 1):
-                        cost = fewest[j1] + max(k * per_suit[s], k * m - naturals_of_suit[s])
+                        cost = fewest[j1] + max(k * per_suit[s], k * m - naturals_of_suit)
                         if cost < nxt[j1 + k]:
                             nxt[j1 + k] = cost
                 fewest = nxt
