@@ -206,7 +206,7 @@ def test_registry_knows_the_levels() -> None:
     assert "expert" in KNOWN_PLAYERS and KNOWN_LEVELS == ("easy", "medium", "hard", "expert")
     for name in (*KNOWN_PLAYERS, *KNOWN_LEVELS):
         assert callable(make_player(name, 1).choose)
-    with pytest.raises(ValueError, match="known: random, greedy, expert, easy, medium, hard"):
+    with pytest.raises(ValueError, match="known: random, greedy, expert, search, easy, medium, hard"):
         make_player("grandmaster", 1)
 
 
