@@ -50,6 +50,7 @@ $(BENCH_VENV)/.installed: pyproject.toml
 bench: $(BENCH_VENV)/.installed
 	$(BENCH_VENV)/bin/python benchmarks/bench.py
 	$(BENCH_VENV)/bin/python benchmarks/bench_env.py
+	$(BENCH_VENV)/bin/python benchmarks/bench_players.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,84 @@
+"""Decision times of the computer players: how long ``choose(view)`` takes, per player.
+
+Run with ``python benchmarks/bench_players.py [--rounds N] [--json FILE]`` (``make bench`` runs it).
+Each player sits in seat 0 of ``isra`` games with three greedy players and every one of its
+decisions is timed (CPU time), including the trivial ones a player answers at once; the search
+player is timed with the fixed iteration budget it has by name (``make_player("search", ...)``).
+Prints the machine and Python it ran on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "src"))
+sys.path.insert(0, str(HERE))
+
+from bench import machine, percentile  # noqa: E402
+
+from shanghai.bots.match import seat_seed  # noqa: E402
+from shanghai.bots.registry import make_player  # noqa: E402
+from shanghai.engine import Game  # noqa: E402
+from shanghai.engine.view import view  # noqa: E402
+from shanghai.rules import preset  # noqa: E402
+
+
+def time_decisions(spec: str, rounds: int, seed: int = 1) -> dict[str, Any]:
+    """Seat 0 is ``spec``, the others greedy; play ``rounds`` rounds of isra and time seat 0."""
+    rules = preset("isra")
+    times: list[float] = []
+    played = 0
+    game_seed = seed
+    while played < rounds:
+        game = Game.new(rules, 4, game_seed)
+        players = [make_player(spec if s == 0 else "greedy", seat_seed(game_seed, s)) for s in range(4)]
+        done_rounds = 0
+        while not game.is_over and played + done_rounds < rounds:
+            seat = game.to_act()[0]
+            v = view(game, seat)
+            if seat == 0:
+                start = time.process_time()
+                action = players[0].choose(v)
+                times.append(time.process_time() - start)
+            else:
+                action = players[seat].choose(v)
+            game.apply(action)
+            done_rounds = len(game.round_results)
+        played += max(done_rounds, 1)
+        game_seed += 1
+    ms = [t * 1000 for t in times]
+    return {"player": spec, "rounds": played, "decisions": len(ms), "median_ms": round(statistics.median(ms), 3),
+            "p90_ms": round(percentile(ms, 0.9), 3), "p99_ms": round(percentile(ms, 0.99), 3),
+            "max_ms": round(max(ms), 3)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7, help="rounds of isra per player (default 7: a game)")
+    parser.add_argument("--search-rounds", type=int, default=2, help="rounds for the search player (default 2)")
+    parser.add_argument("--json", default=str(HERE / "results_players.json"), help="where to write the figures")
+    args = parser.parse_args()
+    info = machine()
+    print(f"machine: {info['cpu']} ({info['cores']} cores), {info['system']}, "
+          f"{info['implementation']} {info['python']}")
+    results = []
+    for spec in ("random", "greedy", "expert", "search"):
+        rounds = args.search_rounds if spec == "search" else args.rounds
+        r = time_decisions(spec, rounds)
+        results.append(r)
+        print(f"[{spec}] {r['decisions']} decisions in {r['rounds']} rounds: median {r['median_ms']} ms, "
+              f"p90 {r['p90_ms']} ms, p99 {r['p99_ms']} ms, max {r['max_ms']} ms")
+    Path(args.json).write_text(json.dumps({"machine": info, "players": results}, indent=2) + "\n")
+    print(f"figures written to {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
