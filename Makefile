@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run play test setup lint typecheck check clean bench browser
+.PHONY: run play test setup lint typecheck check clean bench bench-server browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,11 @@ bench: $(BENCH_VENV)/.installed
 	$(BENCH_VENV)/bin/python benchmarks/bench.py
 	$(BENCH_VENV)/bin/python benchmarks/bench_env.py
 	$(BENCH_VENV)/bin/python benchmarks/bench_players.py
+
+# Load on the game server: TABLES tables of four WebSocket players on loopback (a benchmark, not a test).
+TABLES ?= 500
+bench-server: $(STAMP)
+	$(BIN)/python benchmarks/bench_server.py --tables $(TABLES) --seconds 30
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
