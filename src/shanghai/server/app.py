@@ -152,11 +152,15 @@ async def serve_socket(manager: Manager, ws: WebSocket) -> None:
     conn = Conn()
 
     async def write() -> None:
-        while True:
-            msg = await conn.outbox.get()
-            if msg is None:
-                break
-            await ws.send_text(json.dumps(msg, separators=(",", ":")))
+        try:
+            while True:
+                msg = await conn.outbox.get()
+                if msg is None:
+                    break
+                await ws.send_text(json.dumps(msg, separators=(",", ":")))
+        except WebSocketDisconnect:  # the client went away: the reader ends the connection
+            conn.close()
+            return
         with contextlib.suppress(Exception):
             await ws.close()
 
