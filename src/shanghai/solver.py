@@ -1803,30 +1803,13 @@ def _may_meet(allc: list[int], masks: list[int], rank_n: list[int], shape: _Shap
     need = 0
     sets, runs = shape[:2]
     if sets:
-        by_rank = [n for n in rank_n if n]
-        if shape[3] or len(set(sets)) == 1:
-            m, k_sets = sets[0], len(sets)
-            least = (m + 2) // 2 if majority else 1   # naturals a set of m needs
-            # The k-th set on a rank of n naturals costs max(0, k*m - n) - max(0, (k-1)*m - n)
-            # wilds; these costs grow with k, so the cheapest k_sets of them are a lower bound.
-            costs: list[int] = [] if majority else [m] * k_sets  # sets of wilds alone
-            for n in by_rank:
-                before = 0
-                for k in range(1, k_sets + 1):
-                    if n < k * least:
-                        break
-                    now = k * m - n if k * m > n else 0
-                    costs.append(now - before)
-                    before = now
-            if len(costs) < k_sets:
-                return False
-            costs.sort()
-            need += sum(costs[:k_sets])
-            if need > wilds:
-                return False
-        else:
-            for m in sets:
-                need += min([max(0, m - n) for n in by_rank] + ([] if majority else [m]), default=99)
+        part = _sets_wild_need([n for n in rank_n if n], sets, majority,
+                               shape[3] or len(set(sets)) == 1)
+        if part is None:
+            return False
+        need += part
+        if need > wilds:
+            return False
     if runs:
         lo, hi = info.lo_place, info.hi_place
         m = min(runs)
@@ -1856,6 +1839,35 @@ def _may_meet(allc: list[int], masks: list[int], rank_n: list[int], shape: _Shap
                 fewest = nxt
             need += fewest[k_runs]
     return need <= wilds
+
+
+def _sets_wild_need(counts: Sequence[int], sets: Sequence[int], majority: bool, same_size: bool
+                    ) -> int | None:
+    """The fewest wilds the sets of sizes ``sets`` need, each set counted on its own, from the
+    naturals held of each rank (``counts``, ranks held only); None when no way is left. Shared by
+    ``may_meet_contract`` and ``shanghai.engine.contract_bound``."""
+    if same_size:
+        m, k_sets = sets[0], len(sets)
+        least = (m + 2) // 2 if majority else 1   # naturals a set of m needs
+        # The k-th set on a rank of n naturals costs max(0, k*m - n) - max(0, (k-1)*m - n)
+        # wilds; these costs grow with k, so the cheapest k_sets of them are a lower bound.
+        costs: list[int] = [] if majority else [m] * k_sets  # sets of wilds alone
+        for n in counts:
+            before = 0
+            for k in range(1, k_sets + 1):
+                if n < k * least:
+                    break
+                now = k * m - n if k * m > n else 0
+                costs.append(now - before)
+                before = now
+        if len(costs) < k_sets:
+            return None
+        costs.sort()
+        return sum(costs[:k_sets])
+    need = 0
+    for m in sets:
+        need += min([max(0, m - n) for n in counts] + ([] if majority else [m]), default=99)
+    return need
 
 
 @functools.cache

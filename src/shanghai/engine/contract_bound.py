@@ -25,6 +25,7 @@ from itertools import pairwise
 
 from shanghai.cards import JOKER, Card
 from shanghai.rules.model import Rules
+from shanghai.solver import _best_window, _sets_wild_need
 
 _NO_WAY = 99  # more wilds than any hand holds
 
@@ -152,47 +153,12 @@ class ContractBound:
 
     # -- the parts of the bound (as in solver.may_meet_contract), computed once per summary --------
     def _sets_need(self, counts: list[int]) -> int:
-        sets, majority = self.sets, self.majority
-        if self.same_size_sets:
-            m, k_sets = sets[0], len(sets)
-            least = (m + 2) // 2 if majority else 1   # naturals a set of m needs
-            # The k-th set on a rank of n naturals costs max(0, k*m - n) - max(0, (k-1)*m - n)
-            # wilds; these costs grow with k, so the cheapest k_sets of them are a lower bound.
-            costs: list[int] = [] if majority else [m] * k_sets  # sets of wilds alone
-            for n in counts:
-                before = 0
-                for k in range(1, k_sets + 1):
-                    if n < k * least:
-                        break
-                    now = k * m - n if k * m > n else 0
-                    costs.append(now - before)
-                    before = now
-            if len(costs) < k_sets:
-                return _NO_WAY
-            costs.sort()
-            return sum(costs[:k_sets])
-        need = 0
-        for m in sets:
-            need += min([max(0, m - n) for n in counts] + ([] if majority else [m]), default=_NO_WAY)
-        return need
+        need = _sets_wild_need(counts, self.sets, self.majority, self.same_size_sets)
+        return _NO_WAY if need is None else need
 
     def _best_window(self, mask: int) -> int:
         """Fewest wilds that complete a run of at least the contract's shortest over ``mask``."""
-        m, lo, hi, majority = self.run_min, self.lo, self.hi, self.majority
-        best = _NO_WAY
-        # With more naturals than wilds required, a longer window may be the only one possible.
-        longest = min(hi - lo + 1, 13) if majority else m
-        for length in range(m, longest + 1):
-            window = (1 << length) - 1
-            for start in range(lo, hi - length + 2):
-                have = (mask & (window << start)).bit_count()
-                if have == 0 or (majority and have <= length - have):
-                    continue
-                if length - have < best:
-                    best = length - have
-            if best == 0:
-                break
-        return best
+        return _best_window(mask, self.run_min, self.lo, self.hi, self.majority)
 
     def _two_windows(self, held: int, twice: int) -> int:
         """Fewest wilds for two runs of a suit whose places held are ``held`` (``twice``: held at
