@@ -216,6 +216,27 @@ def bench_copy(count: int) -> dict[str, Any]:
             "copy_us": round(per_copy * 1e6, 2)}
 
 
+def in_slices(fns: dict[str, Callable[[float], dict[str, Any]]], seconds: float, slices: int,
+              counted: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """Runs each of ``fns`` (after a warm-up, not counted) for ``seconds`` in all, in turns of
+    ``slices`` short slices, so that a machine whose speed drifts slows them alike; the sums of
+    the ``counted`` figures per key, with "what" (and "missing" for a peer not installed)."""
+    for fn in fns.values():
+        fn(0.2)  # warm-up, not counted
+    totals: dict[str, dict[str, Any]] = {}
+    for _ in range(slices):
+        for key, fn in fns.items():
+            part = fn(seconds / slices)
+            total = totals.setdefault(key, {"what": part.get("what")})
+            if "missing" in part:
+                total["missing"] = part["missing"]
+                continue
+            for k in counted:
+                if k in part:
+                    total[k] = round(total.get(k, 0) + part[k], 3)
+    return totals
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="short runs (a smoke test)")
@@ -228,19 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     engines = {"rounds": bench_shanghai_rounds, "rlcard_gin_rummy": bench_rlcard,
                "open_spiel_gin_rummy": bench_open_spiel}
     slices = 5
-    for key, fn in engines.items():
-        results[key] = fn(0.2)  # warm-up, not counted
-    totals: dict[str, dict[str, Any]] = {}
-    for _ in range(slices):
-        for key, fn in engines.items():
-            part = fn(seconds / slices)
-            total = totals.setdefault(key, {"what": part.get("what")})
-            if "missing" in part:
-                total["missing"] = part["missing"]
-                continue
-            for k in ("games", "rounds", "actions", "seconds"):
-                if k in part:
-                    total[k] = round(total.get(k, 0) + part[k], 3)
+    totals = in_slices(engines, seconds, slices, ("games", "rounds", "actions", "seconds"))
     for total in totals.values():
         if "missing" not in total:
             secs = total["seconds"]

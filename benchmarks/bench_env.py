@@ -25,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 sys.path.insert(0, str(HERE))
 
-from bench import machine  # noqa: E402
+from bench import in_slices, machine  # noqa: E402
 
 
 def bench_aec(seconds: float, name: str = "isra", players: int = 4) -> dict[str, Any]:
@@ -119,20 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {"machine": machine(), "when": time.strftime("%Y-%m-%d %H:%M:%S")}
     envs: dict[str, Callable[[float], dict[str, Any]]] = {
         "shanghai_aec": bench_aec, "shanghai_single": bench_single, "rlcard_gin_rummy_env": bench_rlcard_env}
-    for fn in envs.values():
-        fn(0.2)  # warm-up, not counted
     slices = 5
-    totals: dict[str, dict[str, Any]] = {}
-    for _ in range(slices):
-        for key, fn in envs.items():
-            part = fn(seconds / slices)
-            total = totals.setdefault(key, {"what": part.get("what")})
-            if "missing" in part:
-                total["missing"] = part["missing"]
-                continue
-            for k in ("games", "rounds", "steps", "seconds"):
-                if k in part:
-                    total[k] = round(total.get(k, 0) + part[k], 3)
+    totals = in_slices(envs, seconds, slices, ("games", "rounds", "steps", "seconds"))
     m = results["machine"]
     print(f"machine: {m['cpu']} ({m['cores']} cores), {m['system']}, {m['implementation']} {m['python']}")
     for key, total in totals.items():
