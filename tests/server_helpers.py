@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -117,3 +118,19 @@ class Server:
         finally:
             storage.close()
         return record, record.replay()
+
+
+def servers(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    """The body of the ``server`` fixture of the server and browser tests: yields a function that
+    starts a ``Server`` (its keyword arguments passed on), and stops every server it started."""
+    made: list[Server] = []
+
+    def make(**kwargs: Any) -> Server:
+        s = Server(tmp_path, **kwargs)
+        made.append(s)
+        s.start()
+        return s
+
+    yield make
+    for s in made:
+        s.stop()

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from server_helpers import Server
+from server_helpers import Server, servers
 from shanghai.engine.view import view
 from shanghai.server.protocol import view_to_json
 
@@ -55,17 +55,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
-    made: list[Server] = []
-
-    def make(**kwargs: Any) -> Server:
-        s = Server(tmp_path, **kwargs)
-        made.append(s)
-        s.start()
-        return s
-
-    yield make
-    for s in made:
-        s.stop()
+    yield from servers(tmp_path)
 
 
 def new_page(browser: Any, srv: Server, viewport: dict[str, int] = DESKTOP) -> tuple[Any, Page, list[str]]:

@@ -27,7 +27,7 @@ import pytest
 websockets = pytest.importorskip("websockets")
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
-from server_helpers import Server, _free_port  # noqa: E402
+from server_helpers import Server, _free_port, servers  # noqa: E402
 from shanghai.cards import card_text  # noqa: E402
 from shanghai.engine.game import Game  # noqa: E402
 from shanghai.engine.record import GameRecord  # noqa: E402
@@ -46,17 +46,7 @@ SEAT_KEYS = {"seat", "kind", "level", "name", "open", "connected", "standin"}
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
-    made: list[Server] = []
-
-    def make(**kwargs: Any) -> Server:
-        s = Server(tmp_path, **kwargs)
-        made.append(s)
-        s.start()
-        return s
-
-    yield make
-    for s in made:
-        s.stop()
+    yield from servers(tmp_path)
 
 
 def _postgres_bin(name: str) -> str | None:
