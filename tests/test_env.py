@@ -98,6 +98,17 @@ def test_mask_is_the_legal_actions(name: str, players: int, options: tuple[str, 
     assert steps > 700
 
 
+def test_one_cut_bucket_per_target_reaches_every_cut() -> None:
+    # isra deals the first round with THE CUT: with a bucket per target, every Cut has its index
+    pack = 162
+    e = raw_env(rules="isra", players=4, cut_buckets=pack - 1)
+    e.reset(seed=3)
+    seat = e.game.to_act()[0]
+    legal = e.game.legal_list(seat)
+    assert legal and all(isinstance(a, Cut) for a in legal) and len(legal) == pack - 1
+    assert set(e.legal_map(seat).values()) == set(legal)
+
+
 def test_observation_hides_other_hands_and_the_stock() -> None:
     rng = random.Random(5)
     e = raw_env(rules="may-i", players=4)
