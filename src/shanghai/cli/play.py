@@ -47,6 +47,7 @@ from shanghai.engine.record import GameRecord
 from shanghai.engine.view import PlayerView, view
 from shanghai.errors import IllegalActionError, ShanghaiError
 from shanghai.melds import End, make_meld, run_arrangements
+from shanghai.paths import data_dir
 from shanghai.rules import PRESETS, preset
 from shanghai.rules.model import MeldKind
 
@@ -185,12 +186,8 @@ def new_game(rules_name: str, options: Sequence[str], players: int, seed: int | 
 
 
 def default_record_path() -> Path:
-    """``$XDG_DATA_HOME/shanghai/last-game.jsonl`` (``~/.local/share/shanghai/...`` by default)."""
-    base = os.environ.get("XDG_DATA_HOME")
-    if not base and sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA")
-    root = Path(base) if base else Path.home() / ".local" / "share"
-    return root / "shanghai" / RECORD_NAME
+    """``last-game.jsonl`` in the user's data folder (:func:`shanghai.paths.data_dir`)."""
+    return data_dir() / RECORD_NAME
 
 
 class RecordFile:

@@ -13,9 +13,7 @@ validated, so a refused entry never leaves a trace and a game is never half writ
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -23,6 +21,7 @@ from pathlib import Path
 from types import TracebackType
 
 from shanghai.cards import parse_cards
+from shanghai.paths import data_dir
 from shanghai.scorepad.model import BLIND_KINDS, Blind, RoundEntry, ScorePad, ScorePadError, make_rules
 
 SCHEMA_VERSION = 1
@@ -69,14 +68,7 @@ CREATE TABLE IF NOT EXISTS scores (
 
 def default_db_path() -> Path:
     """Where the score pads live unless ``--db`` says otherwise."""
-    data_dir = os.environ.get("SHANGHAI_DATA_DIR")
-    if data_dir:
-        return Path(data_dir).expanduser() / DB_NAME
-    base = os.environ.get("XDG_DATA_HOME")
-    if not base and sys.platform == "win32":  # pragma: no cover - not tested on Linux
-        base = os.environ.get("LOCALAPPDATA")
-    root = Path(base).expanduser() if base else Path.home() / ".local" / "share"
-    return root / "shanghai" / DB_NAME
+    return data_dir() / DB_NAME
 
 
 def now_text() -> str:

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -34,6 +32,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 
 from shanghai.engine.record import GameRecord, rules_from_spec
+from shanghai.paths import data_dir
 
 metadata = MetaData()
 
@@ -73,14 +72,8 @@ def hash_token(token: str) -> str:
 
 
 def default_db_url() -> str:
-    """``$SHANGHAI_DATA_DIR``, else ``$XDG_DATA_HOME/shanghai``, else ``~/.local/share/shanghai``:
-    ``server.sqlite3`` there."""
-    base = os.environ.get("SHANGHAI_DATA_DIR")
-    if base:
-        folder = Path(base)
-    else:
-        xdg = os.environ.get("XDG_DATA_HOME")
-        folder = (Path(xdg) if xdg else Path.home() / ".local" / "share") / "shanghai"
+    """``server.sqlite3`` in the user's data folder (:func:`shanghai.paths.data_dir`)."""
+    folder = data_dir()
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'server.sqlite3'}"
 
