@@ -77,13 +77,14 @@ def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None
     assert code == 2 and "no command" in err
 
 
-def test_rules_lists_presets_with_source_and_manipulation_gap(capsys: pytest.CaptureFixture[str]) -> None:
+def test_rules_lists_presets_with_source_and_manipulation(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules")
     assert code == 0
     for name, rules in PRESETS.items():
         line = next(line for line in out.splitlines() if line.startswith(name + " "))
         assert rules.source in line
-    assert "manipulation" in out and "NOT BUILT YET" in out
+    line = next(line for line in out.splitlines() if line.startswith("manipulation "))
+    assert "004" in line and "NOT BUILT YET" not in out
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -144,14 +145,15 @@ def test_rules_with_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "no-split" in err
 
 
-def test_manipulation_is_not_built_yet(capsys: pytest.CaptureFixture[str]) -> None:
+def test_manipulation_is_its_own_game_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules", "manipulation")
-    assert code == 2 and out == ""
-    assert "manipulation" in err and "not built yet" in err and "Traceback" not in err
+    assert code == 0 and "Shanghai manipulation rummy" in out and "target score" not in err
     code, out, err = run(capsys, "judge", "meld", "--rules", "manipulation", "5D", "6D", "7D")
-    assert code == 2 and "not built yet" in err
-    code, out, err = run(capsys, "simulate", "--rules", "manipulation", "--players", "3")
-    assert code == 2 and "not built yet" in err
+    assert code == 0 and json.loads(out)["kind"] == "run"
+    code, out, err = run(capsys, "judge", "meld", "--rules", "manipulation", "QD", "KD", "AD")
+    assert code == 1 and "ace is low only" in json.loads(out)["reason"]
+    code, out, err = run(capsys, "simulate", "--rules", "manipulation", "--players", "2")
+    assert code == 2 and "3 to 8 players" in err
 
 
 # -- judge meld -----------------------------------------------------------------------------------
@@ -329,7 +331,7 @@ def test_batch_contract_and_bad_lines(capsys: pytest.CaptureFixture[str],
     assert answers[6] == {"satisfied": False, "melds": [], "leftover_points": 95,
                           "leftover": ["2H", "7S", "7H", "7D", "9C", "KS", "KD", "JK"]}
     assert "nope" in answers[7]["error"]
-    assert "not built yet" in answers[8]["error"]
+    assert "no contracts" in answers[8]["error"]
 
 
 def test_batch_score_per_line_rules(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

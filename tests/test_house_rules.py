@@ -75,8 +75,10 @@ def test_an_inconsistent_combination_is_refused_with_a_clear_error(
 def test_a_record_with_impossible_rules_fails_as_a_record_error() -> None:
     with pytest.raises(RecordError, match="cannot be used"):
         rules_from_spec({"preset": "isra", "changes": {"going_out": "sideways"}})
-    with pytest.raises(RecordError, match="manipulation"):
-        rules_from_spec({"preset": "manipulation"})
+    with pytest.raises(RecordError, match="target_score"):
+        rules_from_spec({"preset": "manipulation", "changes": {"target_score": 0}})
+    with pytest.raises(RecordError, match="no-split"):
+        rules_from_spec({"preset": "manipulation", "options": ["no-split"]})
 
 
 def test_every_rule_is_a_documented_field() -> None:

@@ -565,7 +565,7 @@ def test_api_describes_presets_and_levels(server: Callable[..., Server], tmp_pat
     (static / "app.js").write_text("console.log('hi')")
     srv = server(static=static)
     status, info = srv.http("GET", "/api")
-    assert status == 200 and info["protocol"] == 1
+    assert status == 200 and info["protocol"] == 2
     assert {"isra", "may-i"} <= {p["name"] for p in info["presets"]}
     assert {"random", "greedy"} <= set(info["levels"])
     created = srv.create(name="Ann", rules={"preset": "may-i", "options": ["no-split"],

@@ -20,6 +20,10 @@ class UnknownPresetError(ShanghaiError):
     """A rule-set name that is not one of the presets."""
 
 
+class OtherGameError(ShanghaiError):
+    """A contract-game function was given another game's preset (manipulation rummy)."""
+
+
 class InconsistentRulesError(ShanghaiError):
     """A combination of rules that cannot be played together, or an unknown rule or option."""
 

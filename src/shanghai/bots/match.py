@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from typing import Any, overload
 
-from shanghai.bots.player import Player
+from shanghai.bots.manipulation import ManipulationRandom
+from shanghai.bots.player import AnyPlayer, ManipulationPlayer
 from shanghai.bots.random_player import RandomPlayer
 from shanghai.engine.game import Game
+from shanghai.engine.manipulation import ManipulationGame, manipulation_view
 from shanghai.engine.view import view
-from shanghai.rules import Rules
+from shanghai.rules import AnyRules, ManipulationRules, Rules
 
 DEFAULT_MAX_ACTIONS = 1_000_000
 
@@ -38,13 +41,31 @@ def seat_seed(seed: int, seat: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def play_game(rules: Rules, players: int, seed: int, *, seats: Sequence[Player] | None = None,
-              max_actions: int = DEFAULT_MAX_ACTIONS) -> Game:
+@overload
+def play_game(rules: Rules, players: int, seed: int, *, seats: Sequence[AnyPlayer] | None = None,
+              max_actions: int = DEFAULT_MAX_ACTIONS) -> Game: ...
+
+
+@overload
+def play_game(rules: ManipulationRules, players: int, seed: int, *,
+              seats: Sequence[AnyPlayer] | None = None,
+              max_actions: int = DEFAULT_MAX_ACTIONS) -> ManipulationGame: ...
+
+
+@overload
+def play_game(rules: AnyRules, players: int, seed: int, *, seats: Sequence[AnyPlayer] | None = None,
+              max_actions: int = DEFAULT_MAX_ACTIONS) -> Game | ManipulationGame: ...
+
+
+def play_game(rules: AnyRules, players: int, seed: int, *, seats: Sequence[AnyPlayer] | None = None,
+              max_actions: int = DEFAULT_MAX_ACTIONS) -> Game | ManipulationGame:
     """Play one whole game and return it (over). ``seats`` defaults to random players seeded from
     ``seed``; an illegal choice raises ``IllegalActionError`` from the engine."""
+    if isinstance(rules, ManipulationRules):
+        return _play_manipulation(rules, players, seed, seats, max_actions)
     game = Game.new(rules, players, seed)
-    bots: Sequence[Player] = seats if seats is not None else [RandomPlayer(seat_seed(seed, s))
-                                                                 for s in range(players)]
+    bots: Sequence[Any] = seats if seats is not None else [RandomPlayer(seat_seed(seed, s))
+                                                              for s in range(players)]
     if len(bots) != players:
         raise ValueError(f"{len(bots)} players given for {players} seats")
     applied = 0
@@ -64,3 +85,20 @@ def play_game(rules: Rules, players: int, seed: int, *, seats: Sequence[Player] 
     return game
 
 
+
+
+def _play_manipulation(rules: ManipulationRules, players: int, seed: int,
+                       seats: Sequence[AnyPlayer] | None, max_actions: int) -> ManipulationGame:
+    game = ManipulationGame.new(rules, players, seed)
+    bots: Sequence[Any] = seats if seats is not None else [ManipulationRandom(seat_seed(seed, s))
+                                                              for s in range(players)]
+    if len(bots) != players:
+        raise ValueError(f"{len(bots)} players given for {players} seats")
+    applied = 0
+    while not game.is_over:
+        if applied >= max_actions:
+            raise GameStuckError(f"the game of seed {seed} did not end within {max_actions} actions")
+        bot: ManipulationPlayer = bots[game.turn]
+        game.apply(bot.choose(manipulation_view(game, game.turn)))
+        applied += 1
+    return game

@@ -15,6 +15,9 @@ Players: ``random``, ``greedy``, ``expert``, ``search`` (ISMCTS with expert roll
 'RandomPlayer'
 >>> type(make_player("expert", 1)).__name__
 'ExpertPlayer'
+>>> from shanghai.rules import MANIPULATION
+>>> type(make_player("expert", 1, MANIPULATION)).__name__
+'ManipulationExpert'
 >>> make_player("nobody", 1)
 Traceback (most recent call last):
 ...
@@ -27,11 +30,18 @@ import random
 
 from shanghai.bots.expert import ExpertPlayer, ExpertSettings
 from shanghai.bots.greedy import GreedyPlayer
-from shanghai.bots.player import Player
+from shanghai.bots.manipulation import (
+    ManipulationExpert,
+    ManipulationExpertSettings,
+    ManipulationGreedy,
+    ManipulationRandom,
+)
+from shanghai.bots.player import AnyPlayer, Player
 from shanghai.bots.random_player import RandomPlayer
 from shanghai.bots.search import SearchPlayer
 from shanghai.engine.actions import Action, Buy, Discard, Pass
 from shanghai.engine.view import PlayerView
+from shanghai.rules import AnyRules, ManipulationRules
 
 KNOWN_PLAYERS: tuple[str, ...] = ("random", "greedy", "expert", "search")
 KNOWN_LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
@@ -67,10 +77,18 @@ class EasyPlayer:
         return action
 
 
-def make_player(spec: str, seed: int) -> Player:
+def make_player(spec: str, seed: int, rules: AnyRules | None = None) -> AnyPlayer:
     """A new player of kind ``spec`` (one of ``KNOWN_PLAYERS`` or ``KNOWN_LEVELS``,
-    case-insensitive) seeded with ``seed``; an unknown name raises ``ValueError`` naming it and the
-    known names."""
+    case-insensitive) seeded with ``seed``, for the game ``rules`` describe (a contract game when
+    None); an unknown name raises ``ValueError`` naming it and the known names."""
+    name = spec.strip().lower()
+    if isinstance(rules, ManipulationRules):
+        return make_manipulation_player(name, seed)
+    return make_contract_player(spec, seed)
+
+
+def make_contract_player(spec: str, seed: int) -> Player:
+    """A player of the contract games (see :func:`make_player`)."""
     name = spec.strip().lower()
     if name == "random":
         return RandomPlayer(seed)
@@ -84,5 +102,29 @@ def make_player(spec: str, seed: int) -> Player:
         return ExpertPlayer(seed, HARD_SETTINGS)
     if name == "easy":
         return EasyPlayer(seed)
+    known = dict.fromkeys((*KNOWN_PLAYERS, *KNOWN_LEVELS))
+    raise ValueError(f"unknown player {spec!r} (known: {', '.join(known)})")
+
+
+# Level "hard" in manipulation rummy: the expert without its reserve card.
+MANIPULATION_HARD = ManipulationExpertSettings(reserve=False)
+
+
+def make_manipulation_player(spec: str, seed: int) -> AnyPlayer:
+    """A player of manipulation rummy: ``random`` (and level ``easy``), ``greedy`` (``medium``),
+    ``expert`` (``expert``; ``hard`` plays it without keeping a reserve card). The search player does
+    not play this game yet: asking for it is an error that says so."""
+    name = spec.strip().lower()
+    if name in ("random", "easy"):
+        return ManipulationRandom(seed)
+    if name in ("greedy", "medium"):
+        return ManipulationGreedy(seed)
+    if name == "expert":
+        return ManipulationExpert(seed)
+    if name == "hard":
+        return ManipulationExpert(seed, MANIPULATION_HARD)
+    if name == "search":
+        raise ValueError("the search player does not play manipulation rummy yet (use random, greedy "
+                         "or expert)")
     known = dict.fromkeys((*KNOWN_PLAYERS, *KNOWN_LEVELS))
     raise ValueError(f"unknown player {spec!r} (known: {', '.join(known)})")

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from shanghai.cards import Card, parse_cards
 from shanghai.errors import RuleNotImplementedError
-from shanghai.rules import Rules, preset
+from shanghai.rules import AnyRules, ManipulationRules, Rules, game_rules
 
 # Exit statuses of every command.
 EXIT_OK = 0
@@ -31,15 +31,24 @@ def split_options(options: Iterable[str] | None) -> list[str]:
     return out
 
 
-def load_rules(name: str | None, options: Iterable[str] | None = ()) -> Rules:
-    """The preset ``name`` with options; bad names and options raise ``ShanghaiError`` subclasses,
-    and a preset that is not built yet raises ``CliError`` saying so."""
+def load_rules(name: str | None, options: Iterable[str] | None = ()) -> AnyRules:
+    """The preset ``name`` with options, of either game; bad names and options raise
+    ``ShanghaiError`` subclasses, and a preset that is not built yet raises ``CliError`` saying so."""
     if name is None:
         raise CliError("no rule set given: use --rules PRESET (see 'shanghai rules')")
     try:
-        return preset(name, split_options(options))
+        return game_rules(name, split_options(options))
     except RuleNotImplementedError as exc:
         raise CliError(f"the {name.strip().lower()!r} preset is not built yet ({exc})") from exc
+
+
+def load_contract_rules(name: str | None, options: Iterable[str] | None = (), *, what: str) -> Rules:
+    """Like :func:`load_rules`, for a command (``what``) that only the contract games have."""
+    rules = load_rules(name, options)
+    if isinstance(rules, ManipulationRules):
+        raise CliError(f"{what} is a question of the contract games; {rules.name} is manipulation rummy "
+                       f"(see 'shanghai judge table')")
+    return rules
 
 
 def read_cards(texts: str | Sequence[str]) -> list[Card]:

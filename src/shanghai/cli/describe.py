@@ -14,6 +14,7 @@ import textwrap
 from collections.abc import Iterable
 
 from shanghai.cards import RANK_TEXT
+from shanghai.rules.manipulation import ManipulationRules
 from shanghai.rules.model import PackSpec, Rules
 
 WIDTH = 100
@@ -365,9 +366,47 @@ def _options_line(rules: Rules) -> str:
     return _para(" ".join(parts)) if parts else ""
 
 
-def describe(rules: Rules) -> str:
+def describe_manipulation(rules: ManipulationRules) -> str:
+    """Manipulation rummy (004, first part) in words, with the decisions of ``docs/rules.md``."""
+    head = f"{rules.title} (preset {rules.name}, source document {rules.source})"
+    batches = ", ".join(str(b) for b in rules.deal_batches)
+    sections = [
+        "\n".join([head, "=" * min(len(head), WIDTH), _para(rules.description)]),
+        _section("Players", _para(f"{_range(rules.min_players, rules.max_players)} players.")),
+        _section("Pack", _bullets(_pack_text(p) for p in rules.packs)),
+        _section("Deal", _para(
+            f"The first dealer is chosen at random; then the deal passes to the left. Each player gets "
+            f"{rules.hand_size} cards, dealt in batches of {batches} clockwise from the dealer's left; the "
+            f"rest is the stock. There is no discard pile.")),
+        _section("Melds", _bullets([
+            "A set: 3 or 4 cards of one rank, all suits different.",
+            "A run: 3 or more cards of one suit in sequence. Aces are low only: A-2-3 is a run, "
+            "Q-K-A is not.",
+        ])),
+        _section("A turn", _bullets([
+            "The player to the dealer's left begins; play goes clockwise.",
+            "Meld from hand: new sets and runs, or cards added to the table's melds. The whole table "
+            "may be rearranged (the \"Shanghai\") as long as every meld is legal when the turn ends "
+            "and no card leaves the table.",
+            "A player who can place a card must place at least one; how many more is their choice.",
+            "A player who cannot meld draws from the stock until a drawn card can be placed, plays it "
+            "(other cards may go with it) and the turn ends.",
+            "When the stock is empty a player who cannot meld passes; when everyone has passed in a "
+            "row the hand is blocked and ends with nobody out.",
+        ])),
+        _section("Scoring", _para(
+            f"A hand ends when a player melds their last card: 0 points for them, {rules.card_points} "
+            f"point a card left in hand for everyone else. Hands go on until a player's total reaches "
+            f"{rules.target_score}: that player loses, and the lowest total wins.")),
+    ]
+    return "\n\n".join(sections) + "\n"
+
+
+def describe(rules: Rules | ManipulationRules) -> str:
     """The whole rule set in words: players, pack, deal, rounds, melds, wilds, aces, buying,
     going down and out, scoring, extras and the stock running out."""
+    if isinstance(rules, ManipulationRules):
+        return describe_manipulation(rules)
     head = f"{rules.title} (preset {rules.name}, source document {rules.source})"
     intro = [head, "=" * min(len(head), WIDTH), _para(rules.description)]
     opts = _options_line(rules)

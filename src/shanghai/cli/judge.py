@@ -1,5 +1,5 @@
 """``shanghai judge``: the table judge. Is this a legal meld? Does this hand meet the contract?
-What does this hand count?
+What does this hand count? In manipulation rummy: what is the best play onto this table?
 
 Each question has a pure function returning the JSON-ready answer:
 
@@ -9,6 +9,10 @@ Each question has a pure function returning the JSON-ready answer:
 {'valid': True, 'kind': 'run', 'reason': None}
 >>> judge_score(parse_cards("JK AS KD 5C"), preset("isra"))
 {'points': 85}
+>>> from shanghai.table_solver import parse_table
+>>> answer = judge_table(parse_table("7H 7S 7D | 4C 5C 6C"), parse_cards("7C 3C 8H"))
+>>> answer["placed"], answer["left"], answer["table_text"]
+(['3C', '7C'], ['8H'], '3C 4C 5C 6C 7C | 7S 7H 7D')
 """
 
 from __future__ import annotations
@@ -23,20 +27,40 @@ from shanghai.cards import JOKER, Card, card_text
 from shanghai.cli.common import EXIT_NO, EXIT_OK, EXIT_USAGE, CliError, load_rules, read_cards, split_options
 from shanghai.errors import InvalidMeldError, ShanghaiError
 from shanghai.melds import make_meld
-from shanghai.rules import Rules
+from shanghai.rules import AnyRules, ManipulationRules, Rules
 from shanghai.solver import solve_contract
+from shanghai.table_solver import Meld, best_play, check_meld, parse_table, table_text
 
 Answer = dict[str, Any]
 
 
-def judge_meld(cards: Sequence[Card], rules: Rules) -> Answer:
+def judge_meld(cards: Sequence[Card], rules: AnyRules) -> Answer:
     """``{"valid", "kind", "reason"}`` for cards meant as one meld (a run lowest first, wilds in place;
     a descending run is read backwards; a set in any order)."""
     try:
+        if isinstance(rules, ManipulationRules):
+            return {"valid": True, "kind": check_meld(cards), "reason": None}
         meld = make_meld(cards, rules)
     except InvalidMeldError as exc:
         return {"valid": False, "kind": None, "reason": str(exc)}
     return {"valid": True, "kind": meld.kind, "reason": None}
+
+
+def judge_table(table: Sequence[Meld], hand: Sequence[Card]) -> Answer:
+    """Manipulation rummy: the best play of ``hand`` onto ``table`` (the most cards, then the highest
+    ranks), as ``{"placed", "left", "count", "table", "table_text"}``; the table may be rearranged."""
+    play = best_play(table, hand)
+    if play is None:
+        raise CliError("the table's cards cannot be arranged into legal melds")
+    left = list(hand)
+    for c in play.placed:
+        left.remove(c)
+    order = sorted(play.placed, key=_leftover_key)
+    return {"placed": [card_text(c) for c in order],
+            "left": [card_text(c) for c in sorted(left, key=_leftover_key)],
+            "count": len(order),
+            "table": [[card_text(c) for c in meld] for meld in play.table],
+            "table_text": table_text(play.table)}
 
 
 def _leftover_key(card: Card) -> tuple[bool, int, int]:
@@ -55,12 +79,14 @@ def judge_contract(cards: Sequence[Card], rules: Rules, round_number: int) -> An
     return {"satisfied": True, **best.to_json()}
 
 
-def judge_score(cards: Sequence[Card], rules: Rules) -> Answer:
+def judge_score(cards: Sequence[Card], rules: AnyRules) -> Answer:
     """``{"points"}``: what the cards count when left in hand at the end of a round."""
     return {"points": sum(rules.points(c) for c in cards)}
 
 
 def _status(kind: str, answer: Answer) -> int:
+    if kind == "table":
+        return EXIT_OK if answer["count"] else EXIT_NO
     if kind == "meld":
         return EXIT_OK if answer["valid"] else EXIT_NO
     if kind == "contract":
@@ -68,12 +94,22 @@ def _status(kind: str, answer: Answer) -> int:
     return EXIT_OK
 
 
-def _answer(kind: str, cards: list[Card], rules: Rules, round_number: int | None) -> Answer:
+def _answer(kind: str, cards: list[Card], rules: AnyRules, round_number: int | None,
+            table: Sequence[Meld] = ()) -> Answer:
+    if kind == "table":
+        if not isinstance(rules, ManipulationRules):
+            raise CliError(f"judge table is a question of manipulation rummy (--rules manipulation), not "
+                           f"of {rules.name}")
+        if not cards:
+            raise CliError("no hand given: --hand CARD ...")
+        return judge_table(table, cards)
     if not cards:
         raise CliError("no cards given")
     if kind == "meld":
         return judge_meld(cards, rules)
     if kind == "contract":
+        if isinstance(rules, ManipulationRules):
+            raise CliError("manipulation rummy has no contracts: ask 'judge table' or 'judge meld'")
         if round_number is None:
             raise CliError("judge contract needs a round: --round N (or \"round\" on a batch line)")
         return judge_contract(cards, rules, round_number)
@@ -87,9 +123,9 @@ def _round_value(value: Any) -> int:
 
 
 def _batch(kind: str, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    cache: dict[tuple[str, tuple[str, ...]], Rules] = {}
+    cache: dict[tuple[str, tuple[str, ...]], AnyRules] = {}
 
-    def rules_for(name: str | None, options: list[str]) -> Rules:
+    def rules_for(name: str | None, options: list[str]) -> AnyRules:
         key = (name or "", tuple(options))
         if key not in cache:
             cache[key] = load_rules(name, options)
@@ -109,10 +145,16 @@ def _batch(kind: str, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -
                 raise CliError(f"not JSON ({exc.msg})") from exc
             if not isinstance(obj, dict):
                 raise CliError("expected a JSON object such as {\"cards\": [\"7H\", \"7S\", \"JK\"]}")
-            if "cards" not in obj:
-                raise CliError("the line has no \"cards\"")
-            if not isinstance(obj["cards"], str | list):
-                raise CliError(f"\"cards\" must be a list of card texts, not {obj['cards']!r}")
+            card_key = "hand" if kind == "table" else "cards"
+            if card_key not in obj:
+                raise CliError(f"the line has no \"{card_key}\"")
+            if not isinstance(obj[card_key], str | list):
+                raise CliError(f"\"{card_key}\" must be a list of card texts, not {obj[card_key]!r}")
+            table: tuple[Meld, ...] = ()
+            if kind == "table":
+                if not isinstance(obj.get("table", ""), str):
+                    raise CliError("\"table\" must be a text such as \"7H 7S 7D | 4C 5C 6C\"")
+                table = parse_table(obj.get("table", ""))
             if "rules" in obj:
                 if not isinstance(obj["rules"], str):
                     raise CliError(f"\"rules\" must be a preset name, not {obj['rules']!r}")
@@ -126,8 +168,8 @@ def _batch(kind: str, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -
                 raise CliError(f"\"options\" must be a list of option names, not {options!r}")
             rules = rules_for(name, split_options(options))
             round_number = _round_value(obj["round"]) if "round" in obj else getattr(args, "round", None)
-            cards = read_cards(obj["cards"])
-            result = _answer(kind, cards, rules, round_number)
+            cards = read_cards(obj[card_key])
+            result = _answer(kind, cards, rules, round_number, table)
         except (CliError, ShanghaiError, ValueError) as exc:
             message = exc.message if isinstance(exc, CliError) else str(exc)
             result = {"error": f"line {lineno}: {message}"}
@@ -142,15 +184,20 @@ def run_judge(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Tex
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     kind: str = args.question
+    if kind == "table" and not args.batch:
+        rules = load_rules(args.rules, args.option)
+        answer = _answer(kind, read_cards(args.hand or []), rules, None, parse_table(args.table or ""))
+        stdout.write(json.dumps(answer) + "\n")
+        return _status(kind, answer)
     if args.batch:
-        if args.cards:
+        if getattr(args, "cards", None) or getattr(args, "hand", None):
             raise CliError("give cards either on the command line or with --batch on stdin, not both")
         if args.rules is not None:
             load_rules(args.rules, args.option)  # report a bad --rules once, before reading stdin
         return _batch(kind, args, stdin, stdout)
     rules = load_rules(args.rules, args.option)
     round_number: int | None = getattr(args, "round", None)
-    if kind == "contract" and round_number is not None:
+    if kind == "contract" and round_number is not None and not isinstance(rules, ManipulationRules):
         rules.round(round_number)  # a round out of range is bad input whatever the cards
     cards = read_cards(args.cards)
     answer = _answer(kind, cards, rules, round_number)
@@ -181,6 +228,12 @@ def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]
          "wilds in place), or no melds and every card left over. Exit 0 satisfied, 1 not, 2 bad input."),
         ("score", "what do these cards count left in hand?",
          "Prints {\"points\": int}. Exit 0, or 2 on bad input."),
+        ("table", "manipulation rummy: the best play of a hand onto a table",
+         "Prints {\"placed\": [CARD, ...], \"left\": [CARD, ...], \"count\": int, \"table\": [[CARD, "
+         "...], ...], \"table_text\": str}: the most cards the hand can place (then the highest ranks), "
+         "rearranging the table's melds as the rules allow, and the table after. --batch lines are "
+         "{\"table\": \"7H 7S 7D | 4C 5C 6C\", \"hand\": [\"7C\", ...]}. Exit 0 when a card can be "
+         "placed, 1 when none, 2 on bad input."),
     ]
     for name, help_text, description in specs:
         p = questions.add_parser(name, help=help_text, description=description)
@@ -192,4 +245,10 @@ def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]
         p.add_argument("--batch", action="store_true",
                        help="read JSON lines on stdin instead of cards; a bad line yields "
                             "{\"error\": ...} and exit status 2 at the end")
+        if name == "table":
+            p.add_argument("--table", "-t", metavar="MELDS", default="",
+                           help="the table's melds, separated by |, e.g. \"7H 7S 7D | 4C 5C 6C\" "
+                                "(default: an empty table)")
+            p.add_argument("--hand", nargs="+", metavar="CARD", help="the hand, e.g. 7C 3C 8H")
+            continue
         p.add_argument("cards", nargs="*", metavar="CARD", help="cards such as 7H 7S JK")

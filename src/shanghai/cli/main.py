@@ -28,8 +28,8 @@ from shanghai.cli.serve import register as register_serve
 from shanghai.cli.simulate import add_simulate_parser, run_simulate
 from shanghai.cli.tournament import add_tournament_parser, run_tournament_command
 from shanghai.errors import RuleNotImplementedError, ShanghaiError
-from shanghai.rules import PRESETS
-from shanghai.rules.presets import OPTION_PRESETS, OPTIONS, PLANNED_PRESETS
+from shanghai.rules import PRESETS, ManipulationRules, Rules
+from shanghai.rules.presets import OPTION_PRESETS, OPTIONS, OTHER_GAMES, PLANNED_PRESETS
 
 PROG = "shanghai"
 
@@ -38,8 +38,9 @@ Shanghai Rummy: an exact rules engine for every common rule set, a table judge a
 Run 'shanghai COMMAND --help' for a command's options."""
 
 EPILOG = f"""\
-presets: {', '.join(PRESETS)} ({', '.join(PLANNED_PRESETS)}: not built yet)
-options (--option, repeatable): {', '.join(OPTIONS)}, for {', '.join(OPTION_PRESETS)}
+presets: {', '.join([*PRESETS, *OTHER_GAMES])}
+options (--option, repeatable): {', '.join(OPTIONS)}, for {', '.join(OPTION_PRESETS)}; target=N (the
+  target score), for manipulation
 cards: 10H or TH, QS, AS, 2C, JK (joker); case does not matter; suits may be symbols
 exit status: 0 success or "yes", 1 "no" (invalid meld, unmet contract, illegal record), 2 bad input
 
@@ -48,6 +49,7 @@ examples:
   shanghai judge meld --rules isra 5D 6D JK 8D
   shanghai judge contract --rules may-i --round 2 7H 7S 7D 5C 6C 8C 2S KD KS 2H 9C
   echo '{{"cards": ["JK", "AS"]}}' | shanghai judge score --rules isra --batch
+  shanghai judge table --rules manipulation --table "7H 7S 7D | 4C 5C 6C" --hand 7C 3C 8H
   shanghai simulate --rules isra --players 4 --games 10 --seed 1 --json --record-dir games
   shanghai tournament --rules isra --seats random,greedy,greedy,greedy --games 40 --seed 1 --workers 4
   shanghai replay games/game-0.jsonl
@@ -61,7 +63,8 @@ def _add_rules_options(parser: argparse.ArgumentParser, *, required_note: str = 
     parser.add_argument("--rules", "-R", metavar="PRESET",
                         help="the preset to use (see 'shanghai rules')" + required_note)
     parser.add_argument("--option", "-o", action="append", metavar="OPT",
-                        help=f"an option of {', '.join(OPTION_PRESETS)} (repeatable): {', '.join(OPTIONS)}")
+                        help=f"an option of {', '.join(OPTION_PRESETS)} (repeatable): {', '.join(OPTIONS)}; "
+                             f"of manipulation: target=N (the target score)")
 
 
 def _judge_common(parser: argparse.ArgumentParser) -> None:
@@ -77,10 +80,11 @@ def run_rules(args: argparse.Namespace) -> int:
     if args.preset is None:
         if args.option:
             raise CliError("--option applies to one preset: shanghai rules PRESET --option OPT")
-        width = max(len(n) for n in [*PRESETS, *PLANNED_PRESETS])
+        width = max(len(n) for n in [*PRESETS, *OTHER_GAMES, *PLANNED_PRESETS])
         lines = [f"{'preset'.ljust(width)}  source  description"]
         indent = " " * (width + 10)
-        for name, rules in PRESETS.items():
+        every: dict[str, Rules | ManipulationRules] = {**PRESETS, **OTHER_GAMES}
+        for name, rules in every.items():
             head = f"{name.ljust(width)}  {rules.source.ljust(6)}  "
             lines.append(textwrap.fill(f"{rules.title}: {rules.description}", 110, initial_indent=head,
                                        subsequent_indent=indent, break_on_hyphens=False))

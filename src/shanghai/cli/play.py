@@ -43,12 +43,14 @@ from shanghai.engine.actions import (
     parse_action,
 )
 from shanghai.engine.game import Game, Phase, RoundResult, TableMeld
+from shanghai.engine.games import AnyGame
+from shanghai.engine.manipulation import ManipulationGame
 from shanghai.engine.record import GameRecord
 from shanghai.engine.view import PlayerView, view
 from shanghai.errors import IllegalActionError, ShanghaiError
 from shanghai.melds import End, make_meld, run_arrangements
 from shanghai.paths import data_dir
-from shanghai.rules import PRESETS, preset
+from shanghai.rules import OTHER_GAMES, PRESETS, ManipulationRules, game_rules, preset
 from shanghai.rules.model import MeldKind
 
 BOT_NAMES = ("Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy")
@@ -90,10 +92,10 @@ class ReplayablePlayer:
     """
 
     def __init__(self, seed: int, kind: str = "random") -> None:
-        from shanghai.bots import make_player
+        from shanghai.bots.registry import make_contract_player
 
         self.seed = seed
-        self.player = make_player(kind, seed)
+        self.player = make_contract_player(kind, seed)
         self.name = kind
 
     def choose(self, view: PlayerView) -> Action:
@@ -104,9 +106,9 @@ class ReplayablePlayer:
             return self.player.choose(view)
         # a player without a reseedable generator is made afresh for each decision, with a seed
         # from the position: the same position always gets the same answer
-        from shanghai.bots import make_player
+        from shanghai.bots.registry import make_contract_player
 
-        return make_player(self.name, zlib.crc32(key.encode())).choose(view)
+        return make_contract_player(self.name, zlib.crc32(key.encode())).choose(view)
 
 
 def _opponents(game: Game, human: int, kind: str) -> dict[int, Bot]:
@@ -168,7 +170,7 @@ def load_seats(record: Path, players: int, default: str) -> list[str]:
     return [HUMAN] + [default] * (players - 1)
 
 
-def load_saved_game(path: Path) -> tuple[GameRecord, Game]:
+def load_saved_game(path: Path) -> tuple[GameRecord, AnyGame]:
     """The game saved in ``path`` (a record), replayed; ``OSError`` or ``ShanghaiError`` when it
     cannot be read or replayed."""
     record = GameRecord.load(path)
@@ -183,6 +185,47 @@ def new_game(rules_name: str, options: Sequence[str], players: int, seed: int | 
     if seed is None:
         seed = random.SystemRandom().randrange(1, 2**31)
     return Game.new(rules, players, seed)
+
+
+def new_manipulation_game(rules_name: str, options: Sequence[str], players: int,
+                          seed: int | None) -> ManipulationGame:
+    """A new game of manipulation rummy (a random seed when ``seed`` is None)."""
+    rules = game_rules(rules_name, options)
+    if not isinstance(rules, ManipulationRules):
+        raise ValueError(f"{rules_name} is not manipulation rummy")
+    rules.pack_for(players)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31)
+    return ManipulationGame.new(rules, players, seed)
+
+
+def _run_manipulation(game: ManipulationGame, names: Sequence[str], path: Path, args: argparse.Namespace,
+                      input_fn: Callable[[str], str], output_fn: Callable[[str], None], *,
+                      resumed: bool) -> int:
+    from shanghai.cli.play_manipulation import ManipulationTextGame, manipulation_bots
+
+    if resumed:
+        kinds = load_seats(path, game.players, args.opponents)
+        bot_kinds = [None if s == 0 else (args.opponents if k == HUMAN else k) for s, k in enumerate(kinds)]
+    else:
+        bot_kinds = [None] + [args.opponents] * (game.players - 1)
+        try:
+            save_seats(path, [HUMAN] + [args.opponents] * (game.players - 1))
+        except OSError:
+            pass  # the record's own saving reports the problem
+    try:
+        bots = manipulation_bots(game, bot_kinds)
+    except ValueError as exc:
+        print(f"shanghai play: {exc}", file=sys.stderr)
+        return 2
+    record = RecordFile(path, names)
+    try:
+        record.write_all(game)
+    except OSError as exc:
+        output_fn(f"(The game cannot be saved in {path}: {exc})")
+    text_game = ManipulationTextGame(game, names, record=path, input_fn=input_fn, output_fn=output_fn,
+                                     bots=bots, save=record.sync)
+    return text_game.run(resumed=resumed)
 
 
 def default_record_path() -> Path:
@@ -203,14 +246,14 @@ class RecordFile:
         self.names = list(names)
         self.written = 0
 
-    def write_all(self, game: Game) -> None:
+    def write_all(self, game: AnyGame) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")
         GameRecord.of(game, self.names).save(tmp)
         os.replace(tmp, self.path)
         self.written = len(game.actions)
 
-    def sync(self, game: Game) -> None:
+    def sync(self, game: AnyGame) -> None:
         if game.is_over or self.written > len(game.actions):
             self.write_all(game)
             return
@@ -1149,7 +1192,7 @@ class TextGame:
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``shanghai play``."""
     parser.add_argument("--rules", default="isra", metavar="PRESET",
-                        help=f"the rule set: {', '.join(PRESETS)} (default: isra)")
+                        help=f"the rule set: {', '.join([*PRESETS, *OTHER_GAMES])} (default: isra)")
     parser.add_argument("--players", type=int, default=4, metavar="N",
                         help="players at the table, you included; the others are computer players "
                              "(default: 4)")
@@ -1160,7 +1203,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed of the shuffles, to play a game again (default: random)")
     parser.add_argument("--option", action="append", default=[], metavar="OPT",
-                        help="a rule option (may-i, may-i-10: no-split, aces-high, shanghai-call); repeatable")
+                        help="a rule option (may-i, may-i-10: no-split, aces-high, shanghai-call; manipulation: "
+                             "target=N, the target score); repeatable")
     parser.add_argument("--record", type=Path, default=None, metavar="FILE",
                         help=f"where the game record is saved after every move "
                              f"(default: {default_record_path()})")
@@ -1214,6 +1258,8 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
             record, game = load_saved_game(path)
         except (ShanghaiError, OSError) as exc:
             return fail(f"cannot resume the game in {path}: {exc}", 1)
+        if isinstance(game, ManipulationGame):
+            return _run_manipulation(game, record.players, path, args, input_fn, output_fn, resumed=True)
         if game.is_over:
             output_fn(f"The game in {path} is over.")
             TextGame(game, record.players, record=None, input_fn=input_fn, output_fn=output_fn)._game_over()
@@ -1228,6 +1274,11 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
                              bots=bots)
         return text_game.run(resumed=True)
     try:
+        if args.rules.strip().lower() in OTHER_GAMES:
+            mgame = new_manipulation_game(args.rules, split_options(args.option), args.players, args.seed)
+            keep_unfinished(path, output_fn)
+            names = _names(args.name, args.players)
+            return _run_manipulation(mgame, names, path, args, input_fn, output_fn, resumed=False)
         game = new_game(args.rules, split_options(args.option), args.players, args.seed)
     except (ShanghaiError, NotImplementedError) as exc:
         return fail(str(exc))

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from shanghai.cli.common import EXIT_NO, EXIT_OK, CliError
-from shanghai.engine.game import Game, RoundResult
+from shanghai.engine.game import RoundResult
+from shanghai.engine.games import AnyGame
+from shanghai.engine.manipulation import HandResult, ManipulationGame
 from shanghai.engine.record import GameRecord
 from shanghai.errors import RecordError
 
@@ -28,8 +30,36 @@ def round_line(result: RoundResult, names: Sequence[str]) -> str:
     return "; ".join(parts)
 
 
-def summary(game: Game, names: Sequence[str], *, quiet: bool = False) -> list[str]:
+def hand_line(result: HandResult, names: Sequence[str]) -> str:
+    """One hand of manipulation rummy in a line: who went out (or blocked) and the points."""
+    who = f"{names[result.went_out]} went out" if result.went_out is not None else \
+        "blocked (the stock is empty and nobody could meld)"
+    points = ", ".join(f"{names[s]} {p}" for s, p in enumerate(result.points))
+    return f"Hand {result.number}: {who}; points: {points}"
+
+
+def manipulation_summary(game: ManipulationGame, names: Sequence[str], *, quiet: bool = False) -> list[str]:
+    """The hands (unless ``quiet``), the totals, the loser(s) and the winner(s)."""
+    lines = [] if quiet else [hand_line(r, names) for r in game.hand_results]
+    totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(game.totals))
+    if not game.is_over:
+        lines.append(f"The record stops in hand {game.hand_number}: the game is not over.")
+        lines.append(f"Totals so far: {totals}")
+        return lines
+    lines.append(f"Totals: {totals}")
+    losers = game.losers()
+    lines.append(f"Reached {game.rules.target_score}: {', '.join(names[s] for s in losers)} with "
+                 f"{game.totals[losers[0]]}")
+    winners = game.winners()
+    label = "Winner" if len(winners) == 1 else "Winners (tied)"
+    lines.append(f"{label}: {', '.join(names[s] for s in winners)} with {game.totals[winners[0]]}")
+    return lines
+
+
+def summary(game: AnyGame, names: Sequence[str], *, quiet: bool = False) -> list[str]:
     """The rounds (unless ``quiet``), the totals and the winner(s) of a replayed game."""
+    if isinstance(game, ManipulationGame):
+        return manipulation_summary(game, names, quiet=quiet)
     lines = [] if quiet else [round_line(r, names) for r in game.round_results]
     totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(game.totals))
     if not game.is_over:

@@ -17,9 +17,10 @@ from typing import Any, TextIO
 
 from shanghai.bots.match import GameStuckError, play_game
 from shanghai.cli.common import EXIT_OK, CliError, load_rules
+from shanghai.engine.manipulation import ManipulationGame
 from shanghai.engine.record import GameRecord
 from shanghai.errors import InconsistentRulesError, ShanghaiError
-from shanghai.rules import Rules
+from shanghai.rules import AnyRules
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -29,7 +30,7 @@ def game_seed(seed: int, index: int) -> int:
 
 @dataclass
 class SimulationResult:
-    rules: Rules
+    rules: AnyRules
     players: int
     seed: int
     games: int = 0
@@ -82,7 +83,7 @@ class SimulationResult:
         return "\n".join(lines)
 
 
-def simulate(rules: Rules, players: int, games: int, seed: int,
+def simulate(rules: AnyRules, players: int, games: int, seed: int,
              record_dir: str | Path | None = None) -> SimulationResult:
     """Play ``games`` games (game ``i`` with seed ``seed + i``); the clock counts play only, not
     writing records."""
@@ -97,8 +98,10 @@ def simulate(rules: Rules, players: int, games: int, seed: int,
         game = play_game(rules, players, s)
         result.seconds += time.perf_counter() - start
         result.games += 1
-        result.rounds += len(game.round_results)
-        result.dead_rounds += sum(1 for r in game.round_results if r.went_out is None)
+        # A manipulation hand is a round; a blocked one (nobody out) is a dead round.
+        results = game.hand_results if isinstance(game, ManipulationGame) else game.round_results
+        result.rounds += len(results)
+        result.dead_rounds += sum(1 for r in results if r.went_out is None)
         result.actions += len(game.actions)
         if directory is not None:
             path = directory / f"game-{i}.jsonl"

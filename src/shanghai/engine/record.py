@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from shanghai.engine.actions import Action, parse_action
-from shanghai.engine.game import Game
+from shanghai.engine.games import AnyAction, AnyGame, apply_action, new_game, parse_game_action
 from shanghai.errors import (
     IllegalActionError,
     InconsistentRulesError,
@@ -31,15 +30,23 @@ from shanghai.errors import (
     RuleNotImplementedError,
     ShanghaiError,
 )
-from shanghai.rules import PRESETS, preset
-from shanghai.rules.model import Contract, MeldRequirement, PackSpec, RoundSpec, Rules
+from shanghai.rules import OTHER_GAMES, PRESETS, AnyRules, ManipulationRules, game_rules, preset
+from shanghai.rules.model import Contract, MeldRequirement, PackSpec, RoundSpec
 
 FORMAT = "shanghai-record"
 VERSION = 1
 
 
-def rules_to_spec(rules: Rules) -> dict[str, Any]:
+def rules_to_spec(rules: AnyRules) -> dict[str, Any]:
     """The preset name, its options and every rule changed from them (house rules)."""
+    if isinstance(rules, ManipulationRules):
+        if rules.name not in OTHER_GAMES:
+            raise RecordError(f"rules {rules.name!r} are not based on a preset")
+        other = game_rules(rules.name, rules.options)
+        changed = {f.name: _to_json(getattr(rules, f.name)) for f in dataclasses.fields(rules)
+                   if f.name != "options" and getattr(rules, f.name) != getattr(other, f.name)}
+        return {"preset": rules.name, **({"options": list(rules.options)} if rules.options else {}),
+                **({"changes": changed} if changed else {})}
     base_name = rules.name if rules.name in PRESETS else None
     if base_name is None:
         raise RecordError(f"rules {rules.name!r} are not based on a preset")
@@ -67,10 +74,12 @@ def _to_json(value: Any) -> Any:
     return value
 
 
-def rules_from_spec(spec: dict[str, Any]) -> Rules:
+def rules_from_spec(spec: dict[str, Any]) -> AnyRules:
     """Rules from a record's ``rules`` object."""
     if not isinstance(spec, dict) or "preset" not in spec:
         raise RecordError("the record's rules must name a preset")
+    if str(spec["preset"]).strip().lower() in OTHER_GAMES:
+        return _other_game_rules(spec)
     try:
         rules = preset(str(spec["preset"]), spec.get("options", []))
     except (ShanghaiError, RuleNotImplementedError) as exc:
@@ -91,18 +100,36 @@ def rules_from_spec(spec: dict[str, Any]) -> Rules:
         raise RecordError(f"the record's rules cannot be used: {exc}") from exc
 
 
+def _other_game_rules(spec: dict[str, Any]) -> ManipulationRules:
+    try:
+        base = game_rules(str(spec["preset"]), [str(o) for o in spec.get("options", [])])
+    except ShanghaiError as exc:
+        raise RecordError(f"the record's rules cannot be used: {exc}") from exc
+    if not isinstance(base, ManipulationRules):  # pragma: no cover - OTHER_GAMES are manipulation
+        raise RecordError(f"{spec['preset']} is not manipulation rummy")
+    changes = dict(spec.get("changes", {}))
+    if "packs" in changes:
+        changes["packs"] = tuple(PackSpec(**p) for p in changes["packs"])
+    if "deal_batches" in changes:
+        changes["deal_batches"] = tuple(changes["deal_batches"])
+    try:
+        return base.changed(**changes) if changes else base
+    except (InconsistentRulesError, TypeError, KeyError) as exc:
+        raise RecordError(f"the record's rules cannot be used: {exc}") from exc
+
+
 @dataclass
 class GameRecord:
     """A game as its rules, seed, seats and actions."""
 
-    rules: Rules
+    rules: AnyRules
     seed: int
     players: list[str]
     actions: list[str] = field(default_factory=list)
     end_totals: list[int] | None = None
 
     @classmethod
-    def of(cls, game: Game, names: Iterable[str] | None = None) -> GameRecord:
+    def of(cls, game: AnyGame, names: Iterable[str] | None = None) -> GameRecord:
         players = list(names) if names is not None else [f"Player {i + 1}" for i in range(game.players)]
         return cls(game.rules, game.seed, players, [str(a) for a in game.actions],
                    list(game.totals) if game.is_over else None)
@@ -167,19 +194,19 @@ class GameRecord:
     def load(cls, path: str | Path) -> GameRecord:
         return cls.from_jsonl(Path(path).read_text(encoding="utf-8"))
 
-    def replay(self, *, each: Any = None) -> Game:
+    def replay(self, *, each: Any = None) -> AnyGame:
         """Play the record back; ``each(game, index, action)`` is called after every action.
 
         An illegal or unreadable action raises ``RecordError`` naming its index and the reason.
         """
         try:
-            game = Game.new(self.rules, len(self.players), self.seed)
+            game = new_game(self.rules, len(self.players), self.seed)
         except InconsistentRulesError as exc:
             raise RecordError(f"the record's seats cannot play these rules: {exc}") from exc
         for i, text in enumerate(self.actions):
             try:
-                action: Action = parse_action(text)
-                game.apply(action)
+                action: AnyAction = parse_game_action(self.rules, text)
+                apply_action(game, action)
             except IllegalActionError as exc:
                 raise RecordError(f"action {i} ({text!r}): {exc}") from exc
             except ValueError as exc:

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shanghai.bots.player import Player
-from shanghai.bots.registry import make_player
+from shanghai.bots.registry import make_contract_player
 from shanghai.engine.actions import Action
 from shanghai.engine.view import view
 from shanghai.env.shanghai_v0 import ObsDict, RewardMode, raw_env
@@ -60,7 +60,7 @@ class SingleAgentEnv(gym.Env[ObsDict, int]):
         if len(names) != players - 1:
             raise ValueError(f"{players - 1} opponents are needed, got {len(names)}")
         for name in names:
-            make_player(name, 0)  # an unknown name raises here
+            make_contract_player(name, 0)  # an unknown name raises here
         self.opponent_names = names
         self.seat = seat
         self.players = players
@@ -76,7 +76,7 @@ class SingleAgentEnv(gym.Env[ObsDict, int]):
         game_seed = int(self.np_random.integers(2**31)) if seed is None else seed
         self.aec.reset(seed=game_seed)
         others = [s for s in range(self.players) if s != self.seat]
-        self._opponents = {s: make_player(name, game_seed * 16 + s)
+        self._opponents = {s: make_contract_player(name, game_seed * 16 + s)
                            for s, name in zip(others, self.opponent_names, strict=True)}
         self._play_others()
         return self.aec.observe(self.agent), {}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from shanghai.errors import InconsistentRulesError, UnknownPresetError
+from shanghai.errors import InconsistentRulesError, OtherGameError, UnknownPresetError
+from shanghai.rules.manipulation import MANIPULATION, ManipulationRules
 from shanghai.rules.model import Contract, PackSpec, RoundSpec, Rules
 
 C = Contract.of
@@ -166,8 +167,10 @@ CONTRACT_10 = Rules(
 PRESETS: dict[str, Rules] = {r.name: r for r in
                              (ISRA, ISRA_JUNIOR, ISRA_EXPRESS, MAY_I, MAY_I_10, FAMILY_10, CONTRACT_10)}
 
-# The manipulation game of 004 is a separate issue: named here so that asking for it is a clear gap.
-PLANNED_PRESETS = {"manipulation": "manipulation rummy (004, first part) is not built yet"}
+# The other games, whose rules are not a contract game's Rules (see ``game_rules``).
+OTHER_GAMES: dict[str, ManipulationRules] = {MANIPULATION.name: MANIPULATION}
+# Presets named but not built yet: asking for one raises RuleNotImplementedError naming the gap.
+PLANNED_PRESETS: dict[str, str] = {}
 
 # 001 "Variations" 2 and 3, which VARIANTS.md makes options of may-i and may-i-10.
 OPTIONS: dict[str, dict[str, object]] = {
@@ -189,12 +192,17 @@ def preset(name: str, options: Iterable[str] = ()) -> Rules:
     shanghai.errors.InconsistentRulesError: option 'no-split' applies to may-i, may-i-10, not to isra
     """
     key = name.strip().lower()
+    if key in OTHER_GAMES:
+        raise OtherGameError(
+            f"{key!r} is manipulation rummy, a different game from the contract presets: ask "
+            f"game_rules({key!r}) and play it with ManipulationGame")
     if key in PLANNED_PRESETS:
         from shanghai.errors import RuleNotImplementedError
 
         raise RuleNotImplementedError(PLANNED_PRESETS[key])
     if key not in PRESETS:
-        raise UnknownPresetError(f"unknown rule set {name!r}; presets are: {', '.join(PRESETS)}")
+        raise UnknownPresetError(
+            f"unknown rule set {name!r}; presets are: {', '.join([*PRESETS, *OTHER_GAMES])}")
     rules = PRESETS[key]
     opts = tuple(dict.fromkeys(o.strip().lower() for o in options if o.strip()))
     changes: dict[str, object] = {}
@@ -208,3 +216,46 @@ def preset(name: str, options: Iterable[str] = ()) -> Rules:
     if opts:
         rules = rules.changed(options=opts, **changes)
     return rules
+
+
+AnyRules = Rules | ManipulationRules
+
+
+def game_rules(name: str, options: Iterable[str] = ()) -> AnyRules:
+    """The rules of any game by preset name: a contract preset (with options) or another game.
+
+    >>> game_rules("manipulation").target_score
+    25
+    >>> game_rules("isra").name
+    'isra'
+    >>> game_rules("manipulation", ["target=10"]).target_score
+    10
+    >>> game_rules("manipulation", ["no-split"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    shanghai.errors.InconsistentRulesError: option 'no-split' applies to may-i, may-i-10, not to ...
+    """
+    key = name.strip().lower()
+    if key in OTHER_GAMES:
+        return _other_game(OTHER_GAMES[key], [o.strip().lower() for o in options if o.strip()])
+    return preset(name, options)
+
+
+def _other_game(rules: ManipulationRules, opts: list[str]) -> ManipulationRules:
+    """Manipulation rummy's one option, ``target=N``: the agreed target score (004: "until someone
+    reaches the target score and LOSES")."""
+    target: int | None = None
+    for opt in dict.fromkeys(opts):
+        name, _, value = opt.partition("=")
+        if name.strip() == "target":
+            if not value.strip().isdigit() or int(value) < 1:
+                raise InconsistentRulesError(f"option {opt!r}: the target score must be a whole number "
+                                             f"of at least 1, as in target=25")
+            target = int(value)
+            continue
+        where = (f"applies to {', '.join(OPTION_PRESETS)}, not to {rules.name}" if opt in OPTIONS
+                 else "is unknown")
+        raise InconsistentRulesError(f"option {opt!r} {where} (its option: target=N, the target score)")
+    if target is None:
+        return rules
+    return rules.changed(target_score=target, options=(f"target={target}",))

@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from shanghai.rules import PRESETS
+from shanghai.rules import OTHER_GAMES, PRESETS
 from shanghai.rules.presets import OPTION_PRESETS, OPTIONS
 from shanghai.server.protocol import (
     MAX_BODY_BYTES,
@@ -40,7 +40,16 @@ from shanghai.server.protocol import (
     ProtocolError,
 )
 from shanghai.server.storage import Storage
-from shanghai.server.tables import Conn, Manager, Settings, TokenBucket, default_level, known_levels
+from shanghai.server.tables import (
+    Conn,
+    Manager,
+    Settings,
+    TokenBucket,
+    default_level,
+    game_kind,
+    known_levels,
+    levels_for,
+)
 
 log = logging.getLogger("shanghai.server")
 
@@ -69,12 +78,18 @@ def create_app(storage: Storage, *, defaults: Settings | None = None, static_dir
             await manager.shutdown()
             storage.close()
 
+    presets = [{"name": r.name, "title": r.title, "description": r.description, "game": "contract",
+                "min_players": r.min_players, "max_players": r.max_players,
+                "options": list(OPTIONS) if r.name in OPTION_PRESETS else [], "levels": list(levels_for(r))}
+               for r in PRESETS.values()]
+    presets += [{"name": g.name, "title": g.title, "description": g.description, "game": game_kind(g),
+                 "min_players": g.min_players, "max_players": g.max_players, "options": [],
+                 "levels": list(levels_for(g)), "target_score": g.target_score} for g in OTHER_GAMES.values()]
+
     async def api_info(_request: Request) -> Response:
         return JSONResponse({
             "protocol": PROTOCOL_VERSION,
-            "presets": [{"name": r.name, "title": r.title, "description": r.description,
-                         "min_players": r.min_players, "max_players": r.max_players,
-                         "options": list(OPTIONS) if r.name in OPTION_PRESETS else []} for r in PRESETS.values()],
+            "presets": presets,
             "levels": list(known_levels()), "default_level": default_level(),
             "settings": manager.defaults.to_json(),
         })

@@ -2,7 +2,8 @@
 
 Cards travel as their canonical text (``"10H"``, ``"QS"``, ``"JK"``); actions as the engine's
 canonical text (``"2 layoff 9D m3 high"``) or as a structured object
-(``{"verb": "layoff", "card": "9D", "meld": 3, "end": "high"}``). See ``docs/protocol.md``.
+(``{"verb": "layoff", "card": "9D", "meld": 3, "end": "high"}``). Manipulation rummy (protocol 2) has
+its own actions (``play``, ``draw``, ``pass``) and its own view. See ``docs/protocol.md``.
 
 >>> action_from_json({"verb": "discard", "card": "10h"}, seat=2)
 Discard(seat=2, card=10H, shanghai=False)
@@ -22,9 +23,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
-from shanghai.cards import Card, card_text, parse_card
+from shanghai.cards import Card, card_text, parse_card, sort_key
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -40,10 +43,19 @@ from shanghai.engine.actions import (
     parse_action,
 )
 from shanghai.engine.game import CutResult, RoundResult
+from shanghai.engine.manipulation import (
+    HandResult,
+    ManipulationAction,
+    ManipulationView,
+    PlayToTable,
+    parse_manipulation_action,
+)
 from shanghai.engine.view import PlayerView
-from shanghai.errors import IllegalActionError
+from shanghai.errors import IllegalActionError, InvalidMeldError
+from shanghai.table_solver import Meld, canonical_table, check_meld, parse_table
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2                # 2: manipulation rummy (its state and its play/draw/pass actions)
+PROTOCOLS = (1, 2)                  # the versions a client may speak (1: the contract games only)
 
 MAX_MESSAGE_BYTES = 8 * 1024        # a client message larger than this is refused (the connection stays)
 MAX_FRAME_BYTES = 64 * 1024         # the WebSocket layer closes the connection (1009) beyond this
@@ -254,3 +266,195 @@ def view_to_json(v: PlayerView, *, history: list[str] | None = None,
         "round_results": [_round_result(r) for r in v.round_results] if round_results is None else round_results,
         "history": [str(a) for a in v.history] if history is None else history,
     }
+
+
+# -- manipulation rummy (protocol 2) -----------------------------------------------------------------
+MAX_PLAY_CARDS = 60                 # cards a play may name (a hand is far smaller)
+MAX_TABLE_MELDS = 120               # melds a table sent by a client may hold
+
+
+@dataclass(frozen=True)
+class PlayRequest:
+    """``{"verb": "play", "cards": [...]}`` without a table: the server arranges the table itself
+    (``play_exactly``) once it knows the message is in turn and on time."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"{self.seat} play {' '.join(card_text(c) for c in self.cards)}"
+
+
+def manipulation_action_from_json(obj: object, seat: int) -> ManipulationAction | PlayRequest:
+    """A manipulation-rummy action a seat sent: text (``"play 7C : 5C 6C 7C | ..."``, ``"draw"``,
+    ``"pass"``, or ``"play 7C 3C"`` to let the server arrange the table) or an object
+    (``{"verb": "play", "cards": [...], "table": [[...], ...] or "text"}``, ``{"verb": "draw"}``,
+    ``{"verb": "pass"}``). A seat number other than ``seat`` is refused.
+
+    >>> request = manipulation_action_from_json({"verb": "play", "cards": ["7c", "3c"]}, 2)
+    >>> str(request)
+    '2 play 3C 7C'
+    >>> str(manipulation_action_from_json("play 7C : 5C 6C 7C", 1))
+    '1 play 7C : 5C 6C 7C'
+    >>> manipulation_action_from_json({"verb": "draw"}, 0)
+    DrawStock(seat=0)
+    """
+    try:
+        action = _manipulation_action(obj, seat)
+    except IllegalActionError as exc:
+        raise ProtocolError(str(exc), "bad-action") from exc
+    except ValueError as exc:
+        if isinstance(exc, ProtocolError):
+            raise
+        raise ProtocolError(str(exc), "bad-action") from exc
+    if action.seat != seat:
+        raise ProtocolError(f"you sit in seat {seat}, not {action.seat}", "not-your-seat")
+    return action
+
+
+_MANIPULATION_VERBS = ("play", "draw", "pass")
+
+
+def _manipulation_action(obj: object, seat: int) -> ManipulationAction | PlayRequest:
+    if isinstance(obj, str):
+        text = obj.strip()
+        if len(text) > 2000:
+            raise ProtocolError("the action text is too long", "bad-action")
+        words = text.split()
+        if words and words[0].lower() in _MANIPULATION_VERBS:
+            text = f"{seat} {text}"
+            words = text.split()
+        if len(words) >= 2 and words[1].lower() == "play" and words[0].isdigit():
+            placed_text, sep, table_text = text.split(None, 2)[2].partition(":") if len(words) > 2 else ("", "", "")
+            placed = _play_cards(placed_text.replace(",", " ").split())
+            if not sep:
+                return PlayRequest(int(words[0]), placed)
+            return PlayToTable(int(words[0]), placed, _table(table_text))
+        return parse_manipulation_action(text)
+    if not isinstance(obj, dict):
+        raise ProtocolError("an action is a text or an object with a \"verb\"", "bad-action")
+    verb = obj.get("verb")
+    if verb not in _MANIPULATION_VERBS:
+        raise ProtocolError(f"unknown verb {verb!r}; the verbs of manipulation rummy are: "
+                            f"{', '.join(_MANIPULATION_VERBS)}", "bad-action")
+    if "seat" in obj and obj["seat"] != seat:
+        raise ProtocolError(f"you sit in seat {seat}, not {obj['seat']}", "not-your-seat")
+    if verb == "draw":
+        return DrawStock(seat)
+    if verb == "pass":
+        return Pass(seat)
+    raw = obj.get("cards")
+    if not isinstance(raw, list):
+        raise ProtocolError("a play needs \"cards\": the cards placed from your hand", "bad-action")
+    placed = _play_cards(raw)
+    table = obj.get("table")
+    if table is None:
+        return PlayRequest(seat, placed)
+    return PlayToTable(seat, placed, _table(table))
+
+
+def _play_cards(raw: list[Any]) -> tuple[Card, ...]:
+    if not raw:
+        raise ProtocolError("a play places at least one card from your hand", "bad-action")
+    if len(raw) > MAX_PLAY_CARDS:
+        raise ProtocolError(f"a play names at most {MAX_PLAY_CARDS} cards", "bad-action")
+    out = []
+    for c in raw:
+        if not isinstance(c, str):
+            raise ProtocolError("a card must be given as text like \"10H\"", "bad-action")
+        card = parse_card(c.strip().rstrip(","))
+        if card_text(card) == "JK":
+            raise ProtocolError("manipulation rummy is played without jokers", "bad-action")
+        out.append(card)
+    return tuple(sorted(out, key=sort_key))
+
+
+def _table(raw: object) -> tuple[Meld, ...]:
+    """A whole table sent by a client: melds as lists of cards, or the text form ``"7S 7H 7D | ..."``."""
+    if isinstance(raw, str):
+        if len(raw) > 4000:
+            raise ProtocolError("the table text is too long", "bad-action")
+        try:
+            return parse_table(raw)
+        except InvalidMeldError as exc:
+            raise ProtocolError(f"the table would hold an illegal meld: {exc}", "illegal") from exc
+    if not isinstance(raw, list) or len(raw) > MAX_TABLE_MELDS:
+        raise ProtocolError(f"\"table\" is a list of at most {MAX_TABLE_MELDS} melds, each a list of cards, "
+                            "or the table as text", "bad-action")
+    melds: list[tuple[Card, ...]] = []
+    for m in raw:
+        if not isinstance(m, list) or not m or len(m) > 20 or not all(isinstance(c, str) for c in m):
+            raise ProtocolError("each meld of \"table\" is a list of cards like [\"7S\", \"7H\", \"7D\"]",
+                                "bad-action")
+        melds.append(tuple(parse_card(c) for c in m))
+    for i, meld in enumerate(melds):
+        try:
+            check_meld(meld)
+        except InvalidMeldError as exc:
+            raise ProtocolError(f"the table would hold an illegal meld (meld {i}): {exc}", "illegal") from exc
+    return canonical_table(melds)
+
+
+def manipulation_action_to_json(action: ManipulationAction) -> dict[str, Any]:
+    """``{"text": canonical text, "action": the structured form}``.
+
+    >>> from shanghai.table_solver import parse_table
+    >>> from shanghai.cards import parse_cards
+    >>> manipulation_action_to_json(PlayToTable(1, tuple(parse_cards("7C")), parse_table("5C 6C 7C")))["action"]
+    {'verb': 'play', 'cards': ['7C'], 'table': [['5C', '6C', '7C']]}
+    """
+    body: dict[str, Any]
+    if isinstance(action, PlayToTable):
+        body = {"verb": "play", "cards": cards(action.placed), "table": [cards(m) for m in action.table]}
+    elif isinstance(action, DrawStock):
+        body = {"verb": "draw"}
+    else:
+        body = {"verb": "pass"}
+    return {"text": str(action), "action": body}
+
+
+def hand_result_json(r: HandResult) -> dict[str, Any]:
+    return {"number": r.number, "dealer": r.dealer, "went_out": r.went_out, "points": list(r.points),
+            "cards_left": list(r.cards_left)}
+
+
+def manipulation_view_to_json(v: ManipulationView, *, history: list[str] | None = None,
+                              hand_results: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A seat's view of manipulation rummy as JSON: its own hand (and the cards it drew this turn),
+    everything public, never another hand or the stock."""
+    over = v.phase.value == "game-over"
+    high = max(v.totals) if over else None
+    low = min(v.totals)
+    return {
+        "game": "manipulation",
+        "seat": v.seat,
+        "players": v.players,
+        "rules_name": v.rules_name,
+        "target_score": v.rules.target_score,
+        "hand_number": v.hand_number,
+        "dealer": v.dealer,
+        "phase": v.phase.value,
+        "turn": v.turn,
+        "to_act": list(v.to_act),
+        "hand": cards(v.hand),
+        "drawn": cards(v.drawn),
+        "hand_counts": list(v.hand_counts),
+        "table": [cards(m) for m in v.table],
+        "stock_size": v.stock_size,
+        "draws_this_turn": v.draws_this_turn,
+        "passes": v.passes,
+        "totals": list(v.totals),
+        "winners": [s for s, t in enumerate(v.totals) if t == low] if over else [],
+        "losers": [s for s, t in enumerate(v.totals) if t == high] if over else [],
+        "hand_results": [hand_result_json(r) for r in v.hand_results] if hand_results is None else hand_results,
+        "history": [str(a) for a in v.history] if history is None else history,
+    }
+
+
+def placed_counts_ok(hand: list[Card] | tuple[Card, ...], placed: tuple[Card, ...]) -> Card | None:
+    """The first placed card the hand lacks (counting copies), or None when the hand holds them all."""
+    have = Counter(hand)
+    for c, n in Counter(placed).items():
+        if have[c] < n:
+            return c
+    return None

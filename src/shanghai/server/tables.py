@@ -18,29 +18,40 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from shanghai.bots.coach import advise
 from shanghai.bots.match import seat_seed
-from shanghai.bots.player import Player
+from shanghai.bots.player import AnyPlayer, ManipulationPlayer, Player
 from shanghai.bots.registry import KNOWN_LEVELS, KNOWN_PLAYERS, make_player
-from shanghai.engine.actions import Action, Buy, CallShanghai, Pass
+from shanghai.cards import card_text
+from shanghai.engine.actions import Buy, CallShanghai, Pass
 from shanghai.engine.game import Game, Phase
+from shanghai.engine.games import AnyAction, AnyGame, AnyView, apply_action, new_game, view_of
+from shanghai.engine.manipulation import ManipulationGame, ManipulationView, manipulation_view, play_exactly
 from shanghai.engine.record import GameRecord, rules_from_spec, rules_to_spec
 from shanghai.engine.view import view
 from shanghai.errors import IllegalActionError, RecordError, RuleNotImplementedError, ShanghaiError
-from shanghai.rules.model import Rules
+from shanghai.rules import AnyRules, ManipulationRules
 from shanghai.server.protocol import (
     PROTOCOL_VERSION,
+    PROTOCOLS,
+    PlayRequest,
     ProtocolError,
     action_from_json,
     action_to_json,
     cards,
     check_name,
+    hand_result_json,
+    manipulation_action_from_json,
+    manipulation_action_to_json,
+    manipulation_view_to_json,
+    placed_counts_ok,
     round_result_json,
     view_to_json,
 )
 from shanghai.server.storage import SeatRow, Storage, hash_token
+from shanghai.table_solver import placeable_cards
 
 log = logging.getLogger("shanghai.server")
 
@@ -60,16 +71,36 @@ def default_level() -> str:
     return "medium"
 
 
-def check_level(raw: object) -> str:
+def check_level(raw: object, rules: AnyRules | None = None) -> str:
+    """A computer player's level that plays the game ``rules`` describe (a contract game when None)."""
     if not isinstance(raw, str) or not raw.strip() or len(raw) > 32:
         raise ProtocolError("a computer player's level is a name such as 'greedy'", "bad-level")
     level = raw.strip().lower()
     try:
-        make_player(level, 0)
+        make_player(level, 0, rules)
     except (ValueError, ImportError) as exc:
+        if level in known_levels():  # a known player that does not play this game
+            raise ProtocolError(str(exc), "bad-level") from exc
         raise ProtocolError(f"unknown computer player {raw!r} (known: {', '.join(known_levels())})",
                             "bad-level") from exc
     return level
+
+
+def levels_for(rules: AnyRules) -> tuple[str, ...]:
+    """The computer players (of ``known_levels``) that play the game ``rules`` describe."""
+    out = []
+    for level in known_levels():
+        try:
+            make_player(level, 0, rules)
+        except (ValueError, ImportError):
+            continue
+        out.append(level)
+    return tuple(out)
+
+
+def game_kind(rules: AnyRules) -> str:
+    """``"manipulation"`` for manipulation rummy, ``"contract"`` for the contract presets."""
+    return "manipulation" if isinstance(rules, ManipulationRules) else "contract"
 
 
 @dataclass
@@ -153,7 +184,7 @@ class Seat:
     away_since: float = 0.0          # monotonic time the last connection went away
     standin: bool = False            # a computer player is playing for the absent person
     standin_since: float = 0.0
-    bot: Player | None = None
+    bot: AnyPlayer | None = None
 
     @property
     def connected(self) -> bool:
@@ -179,7 +210,7 @@ class Table:
     """A game in memory: its seats, connections, game and timers."""
 
     def __init__(self, manager: Manager, game_id: str, invite: str, status: str, rules_spec: dict[str, Any],
-                 rules: Rules, seed: int, settings: Settings, seats: list[Seat]) -> None:
+                 rules: AnyRules, seed: int, settings: Settings, seats: list[Seat]) -> None:
         self.manager = manager
         self.id = game_id
         self.invite = invite
@@ -189,7 +220,7 @@ class Table:
         self.seed = seed
         self.settings = settings
         self.seats = seats
-        self.game: Game | None = None
+        self.game: AnyGame | None = None
         self.spectators: set[Conn] = set()
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
@@ -200,7 +231,8 @@ class Table:
         self.driver: asyncio.Task[None] | None = None
         self._public: tuple[int, dict[str, Any]] | None = None   # (version, the spectators' view in JSON)
         self._texts: list[str] = []                              # every action's text, in order
-        self._results: list[dict[str, Any]] = []                 # every scored round in JSON
+        self._results: list[dict[str, Any]] = []                 # every scored round (or hand) in JSON
+        self._private: dict[int, tuple[int, dict[str, Any], list[dict[str, Any]]]] = {}  # seat: (version, ...)
 
     # -- state -------------------------------------------------------------------------------------
     @property
@@ -211,8 +243,13 @@ class Table:
         return {"seat": i, "kind": s.kind, "level": s.level, "name": s.name, "open": s.open,
                 "connected": s.connected, "standin": s.standin}
 
+    @property
+    def manipulation(self) -> bool:
+        return isinstance(self.rules, ManipulationRules)
+
     def table_json(self) -> dict[str, Any]:
         return {"id": self.id, "invite": self.invite, "status": self.status, "rules": self.rules_spec,
+                "game": game_kind(self.rules),
                 "rules_title": self.rules.title, "min_players": self.rules.min_players,
                 "max_players": self.rules.max_players, "settings": self.settings.to_json(), "host_seat": 0,
                 "seats": [self.seat_json(i, s) for i, s in enumerate(self.seats)]}
@@ -226,6 +263,14 @@ class Table:
             if len(self._texts) > len(game.actions):
                 self._texts = []
             self._texts.extend(str(a) for a in game.actions[len(self._texts):])
+            if isinstance(game, ManipulationGame):
+                while len(self._results) < len(game.hand_results):
+                    self._results.append(hand_result_json(game.hand_results[len(self._results)]))
+                del self._results[len(game.hand_results):]
+                j = manipulation_view_to_json(manipulation_view(game, None), history=self._texts[game.hand_start:],
+                                              hand_results=list(self._results))
+                self._public = (len(game.actions), j)
+                return j
             while len(self._results) < len(game.round_results):
                 self._results.append(round_result_json(game.round_results[len(self._results)]))
             del self._results[len(game.round_results):]
@@ -244,13 +289,41 @@ class Table:
             public = self.public_json()
             if seat is None:
                 msg["game"] = public
+            elif isinstance(game, ManipulationGame):
+                private, legal = self.manipulation_private(game, seat)
+                msg["game"] = {**public, **private}
+                msg["legal"] = legal
             else:
                 v = view(game, seat)
                 msg["game"] = {**public, "seat": seat, "hand": cards(v.hand)}
                 msg["legal"] = [action_to_json(a) for a in v.legal]
-            if game.phase in WINDOW_PHASES:
+            if isinstance(game, Game) and game.phase in WINDOW_PHASES:
                 msg["deadline"] = round(time.time() + (self.window_deadline - time.monotonic()), 3)
         return msg
+
+    def manipulation_private(self, game: ManipulationGame, seat: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A seat's own part of its manipulation view (its hand, the cards it drew, the cards it can place)
+        and its legal offers, made once per version and seat (the offers ask the table solver)."""
+        version = len(game.actions)
+        cached = self._private.get(seat)
+        if cached is not None and cached[0] == version:
+            return cached[1], cached[2]
+        v = manipulation_view(game, seat)
+        legal = [manipulation_action_to_json(a) for a in v.legal]
+        placeable: list[str] = []
+        if v.legal and legal[0]["action"]["verb"] == "play":
+            can = placeable_cards(v.table, list(v.hand))
+            placeable = [card_text(c) for c in dict.fromkeys(c for c in v.hand if c in can)]
+        private = {"seat": seat, "hand": cards(v.hand), "drawn": cards(v.drawn), "placeable": placeable}
+        self._private[seat] = (version, private, legal)
+        return private, legal
+
+    async def prepare(self) -> None:
+        """Work out the offers of the seat in turn of a manipulation game in a worker thread (the table
+        solver takes some milliseconds), so that the states sent next only copy them (under the lock)."""
+        game = self.game
+        if isinstance(game, ManipulationGame) and not game.is_over:
+            await asyncio.to_thread(self.manipulation_private, game, game.turn)
 
     def conns(self) -> list[Conn]:
         out = [c for s in self.seats for c in s.conns]
@@ -267,7 +340,7 @@ class Table:
     def _note_window(self) -> None:
         """Start the buy window's clock when a new window opens."""
         game = self.game
-        if game is None or game.phase not in WINDOW_PHASES:
+        if not isinstance(game, Game) or game.phase not in WINDOW_PHASES:
             self.window_key = None
             return
         w = game.buy_window if game.phase == Phase.BUY else game.shanghai_window
@@ -278,7 +351,7 @@ class Table:
             self.window_deadline = time.monotonic() + self.settings.buy_seconds
 
     # -- applying actions ----------------------------------------------------------------------------
-    async def apply(self, action: Action) -> None:
+    async def apply(self, action: AnyAction) -> None:
         """Validate with the engine, commit, then make it the state and tell everybody (under the lock).
 
         The commit runs in a worker thread, so that other tables go on meanwhile; this table's lock keeps
@@ -286,7 +359,7 @@ class Table:
         game = self.game
         assert game is not None
         after = game.copy()
-        after.apply(action)  # raises IllegalActionError and changes nothing
+        apply_action(after, action)  # raises IllegalActionError and changes nothing
         await asyncio.to_thread(self.manager.storage.append_action, self.id, len(game.actions), str(action),
                                 over=after.is_over)
         self.game = after
@@ -294,17 +367,18 @@ class Table:
         if after.is_over:
             self.status = "over"
         self._note_window()
+        await self.prepare()
         self.broadcast()
         self.wake.set()
 
-    def check_version(self, sent: object, action: Action) -> None:
+    def check_version(self, sent: object, action: AnyAction | PlayRequest) -> None:
         if isinstance(sent, bool) or not isinstance(sent, int):
             raise ProtocolError("an action needs the state \"version\" it was sent for", "no-version")
         if sent == self.version:
             return
         # An answer to a buy window answers that window, whoever answered it in between.
         game = self.game
-        if (isinstance(action, Buy | Pass | CallShanghai) and game is not None and game.phase in WINDOW_PHASES
+        if (isinstance(action, Buy | Pass | CallShanghai) and isinstance(game, Game) and game.phase in WINDOW_PHASES
                 and self.window_version <= sent < self.version):
             return
         raise ProtocolError(f"the game has moved on: your message was for version {sent}, the game is at "
@@ -316,7 +390,7 @@ class Table:
         if game is None or self.status != "playing" or game.is_over:
             return None
         best: tuple[float, str, int] | None = None
-        window = game.phase in WINDOW_PHASES
+        window = isinstance(game, Game) and game.phase in WINDOW_PHASES
         for seat in game.to_act():
             s = self.seats[seat]
             if s.kind == BOT or s.open or s.standin:
@@ -356,12 +430,19 @@ class Table:
                 log.exception("table %s: %s for seat %d failed", self.id, event[1], event[2])
                 await asyncio.sleep(1.0)
 
-    def bot_for(self, seat: int) -> Player:
+    def bot_for(self, seat: int) -> AnyPlayer:
         s = self.seats[seat]
         if s.bot is None:
             level = s.level if s.kind == BOT and s.level else default_level()
-            s.bot = make_player(level, seat_seed(self.seed, seat))
+            s.bot = make_player(level, seat_seed(self.seed, seat), self.rules)
         return s.bot
+
+    def bot_choose(self, seat: int, seat_view: AnyView) -> AnyAction:
+        """The computer player's choice for ``seat`` (run in a worker thread)."""
+        bot = self.bot_for(seat)
+        if isinstance(seat_view, ManipulationView):
+            return cast(ManipulationPlayer, bot).choose(seat_view)
+        return cast(Player, bot).choose(seat_view)
 
     async def fire(self, kind: str, seat: int, version: int) -> None:
         async with self.lock:
@@ -373,13 +454,13 @@ class Table:
                 s.standin, s.standin_since = True, time.monotonic()
                 self.broadcast()
                 return
-            seat_view = view(game, seat)
+            seat_view = view_of(game, seat) if isinstance(game, Game) else await asyncio.to_thread(view_of, game, seat)
             if kind == "timeout" and Pass(seat) in seat_view.legal:
                 await self.apply(Pass(seat))
                 return
-            bot = self.bot_for(seat)
+            self.bot_for(seat)
         try:
-            action = await asyncio.to_thread(bot.choose, seat_view)
+            action = await asyncio.to_thread(self.bot_choose, seat, seat_view)
         except Exception:
             log.exception("table %s: the computer player of seat %d failed; it plays a legal action", self.id, seat)
             action = Pass(seat) if Pass(seat) in seat_view.legal else seat_view.legal[0]
@@ -503,7 +584,7 @@ class Manager:
             if kind == HUMAN:
                 seats.append(Seat(HUMAN, f"Seat {i + 1}"))
             else:
-                level = check_level(kind)
+                level = check_level(kind, rules)
                 seats.append(Seat(BOT, _bot_name(level, i), level))
         game_id, invite = secrets.token_urlsafe(9), secrets.token_urlsafe(18)
         self.storage.create_game(game_id, invite, spec, seed, settings.to_json(),
@@ -568,8 +649,9 @@ class Manager:
             conn.send(_error("already-joined", "this connection has already said hello", ref))
             return
         proto = msg.get("protocol", PROTOCOL_VERSION)
-        if proto != PROTOCOL_VERSION:
-            conn.send(_error("protocol", f"this server speaks protocol {PROTOCOL_VERSION}, not {proto!r}", ref))
+        if isinstance(proto, bool) or proto not in PROTOCOLS:
+            conn.send(_error("protocol", f"this server speaks protocol {' and '.join(map(str, PROTOCOLS))}, "
+                             f"not {proto!r}", ref))
             return
         if "token" in msg:
             found = self.table_of_token(msg["token"])
@@ -577,6 +659,10 @@ class Manager:
                 conn.send(_error("bad-token", "no seat has this token (it may have been removed)", ref))
                 return
             table, seat = found
+            if not _speaks(table, proto):
+                conn.send(_error("protocol", f"this table plays {table.rules.title}: protocol {PROTOCOL_VERSION} "
+                                 f"is needed", ref))
+                return
             async with table.lock:
                 conn.table, conn.seat = table, seat
                 s = table.seats[seat]
@@ -591,6 +677,10 @@ class Manager:
             spectated = self.table_of_invite(msg["invite"])
             if spectated is None:
                 conn.send(_error("not-found", "no table has this invitation", ref))
+                return
+            if not _speaks(spectated, proto):
+                conn.send(_error("protocol", f"this table plays {spectated.rules.title}: protocol "
+                                 f"{PROTOCOL_VERSION} is needed", ref))
                 return
             async with spectated.lock:
                 conn.table, conn.spectator = spectated, True
@@ -672,22 +762,53 @@ class Manager:
             raise ProtocolError("the game is over", "game-over")
         if "action" not in msg:
             raise ProtocolError("an action message needs an \"action\"", "bad-action")
-        action = action_from_json(msg["action"], seat)
-        table.check_version(msg.get("version"), action)
-        if seat not in table.game.to_act():
+        game = table.game
+        sent: AnyAction | PlayRequest
+        sent = manipulation_action_from_json(msg["action"], seat) if isinstance(game, ManipulationGame) \
+            else action_from_json(msg["action"], seat)
+        table.check_version(msg.get("version"), sent)
+        if seat not in game.to_act():
             raise ProtocolError("it is not your turn", "not-your-turn")
+        action: AnyAction
+        if isinstance(sent, PlayRequest):
+            assert isinstance(game, ManipulationGame)
+            action = await _arrange(game, sent)
+        else:
+            action = sent
         await table.apply(action)
         conn.send({"type": "accepted", "ref": msg.get("id"), "action": str(action), "version": table.version})
 
     async def on_hint(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
         if table.game is None:
             raise ProtocolError("the game has not started", "not-started")
+        if isinstance(table.game, ManipulationGame):
+            await self.manipulation_hint(table, table.game, conn, msg)
+            return
         seat_view = view(table.game, conn.seat)
         if not seat_view.legal:
             raise ProtocolError("you have nothing to do now", "not-your-turn")
         advice = await asyncio.to_thread(advise, seat_view, seed=0)
         conn.send({"type": "hint", "ref": msg.get("id"), "version": table.version,
                    **action_to_json(advice.action), "reason": str(advice.reason)})
+
+    async def manipulation_hint(self, table: Table, game: ManipulationGame, conn: Conn, msg: dict[str, Any]) -> None:
+        """The largest play (the table solver's), or the draw or pass when no card can be placed, and
+        every card of the hand that some legal play places."""
+        assert conn.seat is not None
+        if conn.seat not in game.to_act():
+            raise ProtocolError("you have nothing to do now", "not-your-turn")
+        private, legal = table.manipulation_private(game, conn.seat)
+        best = legal[0]
+        if best["action"]["verb"] == "play":
+            n = len(best["action"]["cards"])
+            reason = (f"the largest play places {n} card{'s' if n != 1 else ''}; you may place fewer "
+                      f"(at least one): {', '.join(private['placeable'])} can be placed")
+        elif best["action"]["verb"] == "draw":
+            reason = "no card of your hand can be placed on the table, even rearranged: draw"
+        else:
+            reason = "no card of your hand can be placed and the stock is empty: pass"
+        conn.send({"type": "hint", "ref": msg.get("id"), "version": table.version, **best, "reason": reason,
+                   "placeable": private["placeable"]})
 
     async def on_start(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
         _host_only(conn)
@@ -701,18 +822,19 @@ class Manager:
         for i, s in enumerate(table.seats):  # computer players fill the empty seats
             if s.open:
                 s.kind, s.level, s.name = BOT, level, _bot_name(level, i)
-        game = Game.new(table.rules, n, table.seed)
+        game = new_game(table.rules, n, table.seed)
         self.storage.save_seats(table.id, table.rows(), status="playing")
         table.game, table.status = game, "playing"
         table.changed_at = time.monotonic()
         table._note_window()
+        await table.prepare()
         table.broadcast()
         table.start_driver()
         table.wake.set()
 
     async def on_add_bot(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
         _host_only(conn)
-        level = check_level(msg.get("level", default_level()))
+        level = check_level(msg.get("level", default_level()), table.rules)
         want = msg.get("seat")
         if want is not None:
             if not isinstance(want, int) or isinstance(want, bool) or not 0 <= want < len(table.seats) \
@@ -790,6 +912,23 @@ class Manager:
         self.storage.save_seats(table.id, table.rows())
         table.broadcast()
         table.wake.set()
+
+
+def _speaks(table: Table, proto: object) -> bool:
+    """Can a client speaking protocol ``proto`` play this table? (Protocol 1 knows the contract games only.)"""
+    return proto != 1 or not table.manipulation
+
+
+async def _arrange(game: ManipulationGame, request: PlayRequest) -> AnyAction:
+    """The play placing exactly the requested cards, the table arranged by the solver."""
+    missing = placed_counts_ok(game.hands[request.seat], request.cards)
+    if missing is not None:
+        raise IllegalActionError(f"{card_text(missing)} is not in your hand"
+                                 + (" that many times" if request.cards.count(missing) > 1 else ""))
+    play = await asyncio.to_thread(play_exactly, game, request.cards, request.seat)
+    if play is None:
+        raise IllegalActionError("those cards cannot all be placed together, even with the table rearranged")
+    return play
 
 
 def _host_only(conn: Conn) -> None:

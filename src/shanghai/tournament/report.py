@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from shanghai.rules import ManipulationRules
 from shanghai.tournament.runner import SeatOutcome, TournamentResult
 from shanghai.tournament.stats import mean_ci, paired_difference, wilson_interval
 
@@ -48,6 +49,7 @@ def _mean(values: Sequence[float]) -> float:
 def summarize(result: TournamentResult) -> dict[str, Any]:
     """The report as one JSON-ready object (no timings, so equal seeds give equal objects)."""
     per_deal = _per_deal(result)
+    manipulation = isinstance(result.rules, ManipulationRules)
     players: list[dict[str, Any]] = []
     deal_scores: dict[str, list[float]] = {}
     for name, deals in per_deal.items():
@@ -74,8 +76,9 @@ def summarize(result: TournamentResult) -> dict[str, Any]:
             "rounds": rounds,
             "points_per_round": _r(mean_ppr),
             "points_per_round_ci": _ci(ppr_ci),
-            "contract_rate": _r(downs / rounds) if rounds else 0.0,
-            "contract_rate_ci": _ci(wilson_interval(downs, rounds)),
+            # Manipulation rummy has no contract: the share of hands the player went out instead.
+            ("out_rate" if manipulation else "contract_rate"): _r(downs / rounds) if rounds else 0.0,
+            ("out_rate_ci" if manipulation else "contract_rate_ci"): _ci(wilson_interval(downs, rounds)),
             "buys_per_round": _r(buys / rounds) if rounds else 0.0,
             "slams": sum(s.slams for s in seat_games),
         })
@@ -95,6 +98,7 @@ def summarize(result: TournamentResult) -> dict[str, Any]:
         "deals": result.deals,
         "rotations": len(result.specs),
         "rules": result.rules.name,
+        "game": "manipulation" if manipulation else "contract",
         "options": list(result.rules.options),
         "seats": list(result.specs),
         "seed": result.seed,
@@ -123,15 +127,17 @@ def text(summary: dict[str, Any], seconds: float | None = None) -> str:
     lines.append("scores are penalty points: lower is better; 95% intervals (means: over deals)")
     lines.append("")
     header = (f"{'player':<10} {'games':>6} {'wins':>8} {'win rate [95% CI]':>24} "
-              f"{'mean score [95% CI]':>28} {'pts/round [95% CI]':>26} {'contract':>9} {'buys/rd':>8} "
+              f"{'mean score [95% CI]':>28} {'pts/round [95% CI]':>26} "
+              f"{'went out' if summary.get('game') == 'manipulation' else 'contract':>9} {'buys/rd':>8} "
               f"{'slams':>6}")
     lines.append(header)
     for p in summary["players"]:
         win = f"{p['win_rate']:.3f} {_fmt_ci(p['win_rate_ci'], 3)}"
         score = f"{p['mean_score']:.1f} {_fmt_ci(p['mean_score_ci'])}"
         ppr = f"{p['points_per_round']:.1f} {_fmt_ci(p['points_per_round_ci'])}"
+        rate = p.get("contract_rate", p.get("out_rate", 0.0))
         lines.append(f"{p['seat_spec']:<10} {p['games']:>6} {p['wins']:>8.2f} {win:>24} {score:>28} "
-                     f"{ppr:>26} {p['contract_rate']:>9.3f} {p['buys_per_round']:>8.3f} {p['slams']:>6}")
+                     f"{ppr:>26} {rate:>9.3f} {p['buys_per_round']:>8.3f} {p['slams']:>6}")
     if summary["pairs"]:
         lines.append("")
         lines.append("paired per-deal mean score difference (a - b; negative: a scores less, i.e. better):")

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 from shanghai.bots.match import DEFAULT_MAX_ACTIONS, GameStuckError, play_game
 from shanghai.bots.registry import make_player
-from shanghai.rules import Rules
+from shanghai.engine.manipulation import ManipulationGame
+from shanghai.rules import AnyRules
 
 # A tournament game that got stuck or did not end (an engine or player bug).
 TournamentGameError = GameStuckError
@@ -67,7 +68,7 @@ class GameOutcome:
 class DealTask:
     """One deal to play in every rotation (picklable, for worker processes)."""
 
-    rules: Rules
+    rules: AnyRules
     specs: tuple[str, ...]
     seed: int
     deal: int
@@ -82,11 +83,24 @@ def play_deal(task: DealTask) -> list[GameOutcome]:
     for rotation in range(n):
         # seat -> entrant index
         at_seat = [(seat - rotation) % n for seat in range(n)]
-        players = [make_player(task.specs[at_seat[seat]], tournament_seat_seed(task.seed, task.deal, seat))
+        players = [make_player(task.specs[at_seat[seat]], tournament_seat_seed(task.seed, task.deal, seat),
+                               task.rules)
                    for seat in range(n)]
         game = play_game(task.rules, n, gseed, seats=players, max_actions=task.max_actions)
         winners = game.winners()
         seats = []
+        if isinstance(game, ManipulationGame):
+            # No contract, buys or slams in manipulation rummy: "went_down" records going out.
+            for seat in range(n):
+                hands = game.hand_results
+                seats.append(SeatOutcome(
+                    entrant=at_seat[seat], spec=task.specs[at_seat[seat]], seat=seat, score=game.totals[seat],
+                    round_points=tuple(h.points[seat] for h in hands),
+                    went_down=tuple(h.went_out == seat for h in hands),
+                    buys=tuple(0 for _ in hands), slams=0,
+                    win_share=1.0 / len(winners) if seat in winners else 0.0))
+            outcomes.append(GameOutcome(task.deal, rotation, gseed, tuple(seats)))
+            continue
         for seat in range(n):
             results = game.round_results
             seats.append(SeatOutcome(
@@ -106,7 +120,7 @@ def play_deal(task: DealTask) -> list[GameOutcome]:
 
 @dataclass
 class TournamentResult:
-    rules: Rules
+    rules: AnyRules
     specs: tuple[str, ...]
     seed: int
     deals: int
@@ -140,7 +154,7 @@ def _deal_results(tasks: list[DealTask], workers: int | None, backend: str,
         yield from pool.imap(play_deal, tasks, chunksize=1)
 
 
-def run_tournament(rules: Rules, specs: Sequence[str], games: int, seed: int, *, workers: int | None = 1,
+def run_tournament(rules: AnyRules, specs: Sequence[str], games: int, seed: int, *, workers: int | None = 1,
                    backend: str = "local", ray_address: str | None = None,
                    progress: Callable[[int, int], None] | None = None,
                    max_actions: int = DEFAULT_MAX_ACTIONS) -> TournamentResult:
@@ -156,7 +170,7 @@ def run_tournament(rules: Rules, specs: Sequence[str], games: int, seed: int, *,
     if games < 1:
         raise ValueError(f"a tournament needs at least one game, not {games}")
     for spec in specs:
-        make_player(spec, 0)  # an unknown name: ValueError before any game is played
+        make_player(spec, 0, rules)  # an unknown name: ValueError before any game is played
     deals = -(-games // n)
     tasks = [DealTask(rules, tuple(specs), seed, d, max_actions) for d in range(deals)]
     result = TournamentResult(rules, tuple(specs), seed, deals, games)

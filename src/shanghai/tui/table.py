@@ -765,9 +765,9 @@ class TableScreen(Screen[None]):
         down = next((a for a in v.legal if isinstance(a, GoDown)), None)
         if down is not None:
             return f"Hint: go down now (G) — {render.go_down_text(v, down.melds)}"
-        from shanghai.bots import make_player
+        from shanghai.bots.registry import make_contract_player
 
-        action = make_player("greedy", 0).choose(v)
+        action = make_contract_player("greedy", 0).choose(v)
         return (f"Hint: {self._advice_words(action, v)} — what the greedy computer player would "
                 f"do here (the coach is not installed)")
 

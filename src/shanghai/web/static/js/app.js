@@ -1,6 +1,7 @@
 // The page: routes (/ the lobby, /join/INVITE a table), seat tokens in localStorage, the connection.
 import { announce, clear, h, toast } from "./dom.js";
 import { Connection } from "./net.js";
+import { ManipulationTableView } from "./manipulation.js";
 import { TableView } from "./table.js";
 
 const main = document.getElementById("main");
@@ -54,8 +55,19 @@ function setStatus(s) {
 function route() {
   const m = location.pathname.match(/^\/join\/([A-Za-z0-9_-]+)/);
   if (conn) { conn.stop(); conn = null; }
-  tableView = null;
+  dropTableView();
   if (m) openTable(m[1]); else renderCreate();
+}
+
+function dropTableView() {
+  if (tableView && tableView.destroy) tableView.destroy();
+  tableView = null;
+}
+
+// the computer levels that play a preset (the server lists them per preset; all of them otherwise)
+function levelsFor(presetName) {
+  const p = api && api.presets.find((x) => x.name === presetName);
+  return (p && p.levels) || (api ? api.levels : ["greedy"]);
 }
 
 // -- the lobby: create a table ---------------------------------------------------------------------
@@ -84,7 +96,10 @@ async function renderCreate() {
   const count = h("input", { id: "players", type: "number", min: 3, max: 8, value: 4 });
   const nameIn = h("input", { id: "name", name: "name", required: true, maxlength: 24, autocomplete: "nickname",
     value: localStorage.getItem("shanghai:name") || "" });
-  const houseBox = h("div", { class: "house-grid" });
+  const houseBox = h("div", { class: "house-grid", id: "contract-house" });
+  const targetScore = h("input", { id: "house-target_score", type: "number", min: 1, max: 1000, placeholder: "as the rules say" });
+  const manipBox = h("div", { class: "house-grid", id: "manipulation-house", hidden: true },
+    h("label", { for: "house-target_score" }, "Target score (whoever reaches it loses)"), targetScore);
   const house = {};
   for (const r of HOUSE_RULES) {
     let input;
@@ -101,9 +116,10 @@ async function renderCreate() {
   }
   const buySeconds = h("input", { id: "buy-seconds", type: "number", min: 0, max: 600, value: api.settings.buy_seconds });
   const botPause = h("input", { id: "bot-pause", type: "number", min: 0, max: 30, step: 0.1, value: api.settings.bot_pause });
+  const buyRow = h("div", { class: "house-pair" }, h("label", { for: "buy-seconds" }, "Seconds to answer a buy"), buySeconds);
 
   const levelOptions = (selected) => [h("option", { value: "human" }, "A person (invite)"),
-    ...api.levels.map((l) => h("option", { value: l, selected: l === selected }, `Computer: ${l}`))];
+    ...levelsFor(presetSel.value).map((l) => h("option", { value: l, selected: l === selected }, `Computer: ${l}`))];
   function drawSeats() {
     const n = Math.max(Number(count.min), Math.min(Number(count.max), Number(count.value) || 4));
     const old = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
@@ -111,7 +127,7 @@ async function renderCreate() {
     seatsBox.append(h("div", { class: "seat-row" }, h("span", {}, "Seat 1"), h("span", { class: "you" }, "You (host)")));
     for (let i = 1; i < n; i++) {
       const sel = h("select", { id: `seat-${i}`, "aria-label": `Seat ${i + 1}` }, levelOptions(api.default_level));
-      if (old[i - 1]) sel.value = old[i - 1];
+      if (old[i - 1] && [...sel.options].some((o) => o.value === old[i - 1])) sel.value = old[i - 1];
       seatsBox.append(h("div", { class: "seat-row" }, h("label", { for: `seat-${i}` }, `Seat ${i + 1}`), sel));
     }
   }
@@ -127,6 +143,13 @@ async function renderCreate() {
       }
     }
     options.hidden = !p.options.length;
+    const manipulation = p.game === "manipulation";
+    houseBox.hidden = manipulation;
+    manipBox.hidden = !manipulation;
+    targetScore.placeholder = p.target_score ? `${p.target_score} (as the rules say)` : "as the rules say";
+    buyRow.hidden = manipulation;
+    if (Number(count.value) < p.min_players) count.value = p.min_players;
+    if (Number(count.value) > p.max_players) count.value = p.max_players;
     drawSeats();
   }
   presetSel.addEventListener("change", presetChanged);
@@ -137,18 +160,22 @@ async function renderCreate() {
     h("label", { for: "name" }, "Your name"), nameIn,
     h("label", { for: "preset" }, "Rule set"), presetSel, desc, options,
     h("label", { for: "players" }, "Players"), count, seatsBox,
-    h("details", { class: "house" }, h("summary", {}, "House rules and timing"), houseBox,
-      h("div", { class: "house-grid" }, h("label", { for: "buy-seconds" }, "Seconds to answer a buy"), buySeconds,
-        h("label", { for: "bot-pause" }, "Computer players' pause (s)"), botPause)),
+    h("details", { class: "house" }, h("summary", {}, "House rules and timing"), houseBox, manipBox,
+      h("div", { class: "house-grid" }, buyRow, h("label", { for: "bot-pause" }, "Computer players' pause (s)"), botPause)),
     err,
     h("button", { type: "submit", class: "primary", id: "create" }, "Create the table"));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     err.textContent = "";
     const changes = {};
-    for (const [key, [r, input]] of Object.entries(house)) {
-      if (input.value === "") continue;
-      changes[key] = r.type === "number" ? Number(input.value) : r.type === "checkbox" ? input.value === "true" : input.value;
+    const preset = api.presets.find((x) => x.name === presetSel.value);
+    if (preset && preset.game === "manipulation") {
+      if (targetScore.value !== "") changes.target_score = Number(targetScore.value);
+    } else {
+      for (const [key, [r, input]] of Object.entries(house)) {
+        if (input.value === "") continue;
+        changes[key] = r.type === "number" ? Number(input.value) : r.type === "checkbox" ? input.value === "true" : input.value;
+      }
     }
     const body = {
       name: nameIn.value.trim(),
@@ -166,7 +193,7 @@ async function renderCreate() {
   });
   const mine = myTables();
   main.append(h("header", { class: "hero" }, h("h1", {}, "Shanghai Rummy"),
-    h("p", {}, "Contract rummy with friends and computer players. No account: share the table's link.")), form);
+    h("p", {}, "Contract rummy and manipulation rummy with friends and computer players. No account: share the table's link.")), form);
   if (mine.length) {
     main.append(h("section", { class: "panel", "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h" }, "Your tables"),
       h("ul", { class: "mine" }, mine.map((t) => h("li", {}, h("a", { href: `/join/${t.invite}` }, `Table ${t.table || t.invite.slice(0, 6)} as ${t.name || "you"}`))))));
@@ -224,7 +251,7 @@ function connect(invite, token) {
   clear(main);
   main.className = "table-page";
   main.append(h("p", { class: "loading" }, "Joining the table…"));
-  tableView = null;
+  dropTableView();
   conn = new Connection({
     token, invite, onStatus: setStatus,
     onMessage: (msg) => onMessage(invite, token, msg),
@@ -234,8 +261,10 @@ function connect(invite, token) {
 function onMessage(invite, token, msg) {
   if (msg.type === "state") {
     if (token) { const s = savedSeat(invite); if (s) { s.at = Date.now(); saveSeat(invite, s); } }
-    if (msg.table.status === "lobby") { tableView = null; renderWaiting(invite, msg); return; }
-    if (!tableView) { clear(main); tableView = new TableView(main, conn, invite); }
+    if (msg.table.status === "lobby") { dropTableView(); renderWaiting(invite, msg); return; }
+    const View = msg.table.game === "manipulation" ? ManipulationTableView : TableView;
+    if (tableView && !(tableView instanceof View)) dropTableView();
+    if (!tableView) { clear(main); tableView = new View(main, conn, invite); }
     tableView.update(msg);
   } else if (msg.type === "error") {
     if (["bad-token", "not-found"].includes(msg.code) && !msg.version) {
@@ -270,7 +299,7 @@ function renderWaitingRoom(invite, st) {
   clear(main);
   main.className = "lobby";
   const link = `${location.origin}/join/${st.table.invite}`;
-  const levelSel = h("select", { id: "bot-level", "aria-label": "Computer level" }, (api?.levels || ["greedy"]).map((l) => h("option", { value: l }, l)));
+  const levelSel = h("select", { id: "bot-level", "aria-label": "Computer level" }, levelsFor(st.table.rules.preset).map((l) => h("option", { value: l }, l)));
   const copyBtn = h("button", { type: "button", id: "copy-invite", onclick: async () => {
     try { await navigator.clipboard.writeText(link); toast("Invitation link copied."); } catch {
       const input = document.getElementById("invite-link"); input.select(); toast("Select the link and copy it.");

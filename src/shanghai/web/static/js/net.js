@@ -30,7 +30,7 @@ export class Connection {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.retry = 0;
-      const hello = { type: "hello", protocol: 1 };
+      const hello = { type: "hello", protocol: 2 };
       if (this.token) hello.token = this.token; else hello.invite = this.invite;
       ws.send(JSON.stringify(hello));
       clearInterval(this.pingTimer);

@@ -1,0 +1,164 @@
+"""Computer players of manipulation rummy (004, first part). They see their view only.
+
+* ``random``: any of the engine's offers (the largest play, or one card placed on its own).
+* ``greedy``: the largest play every turn (most cards, then the highest ranks).
+* ``expert``: plays what a careful player does: goes out whenever it can, and otherwise keeps a
+  *reserve*, one card it can still place on the table it leaves, so that next turn it need not
+  draw; it stops holding back once an opponent is close to going out, because a card kept then
+  is a point lost.
+
+Draws and passes are forced by the rules; every player returns one of ``view.legal`` or a play
+the engine accepts.
+
+>>> from shanghai.bots.match import play_game
+>>> from shanghai.rules import MANIPULATION
+>>> game = play_game(MANIPULATION, 3, seed=2, seats=[ManipulationGreedy(s) for s in range(3)])
+>>> game.is_over
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from shanghai.cards import Card
+from shanghai.engine.actions import DrawStock, Pass
+from shanghai.engine.manipulation import (
+    ManipulationAction,
+    ManipulationView,
+    PlayToTable,
+    make_play,
+)
+from shanghai.table_solver import TablePlay, best_play, can_place
+
+
+def _forced(view: ManipulationView) -> ManipulationAction | None:
+    legal = view.legal
+    if not legal:
+        raise ValueError(f"seat {view.seat} has no legal action")
+    if len(legal) == 1 and isinstance(legal[0], DrawStock | Pass):
+        return legal[0]
+    return None
+
+
+class ManipulationRandom:
+    """Uniform over the engine's offers."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: ManipulationView) -> ManipulationAction:
+        if not view.legal:
+            raise ValueError(f"seat {view.seat} has no legal action")
+        return self.rng.choice(view.legal)
+
+
+class ManipulationGreedy:
+    """The largest play (the engine's first offer), every turn."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: ManipulationView) -> ManipulationAction:
+        forced = _forced(view)
+        return forced if forced is not None else view.legal[0]
+
+
+@dataclass(frozen=True, slots=True)
+class ManipulationExpertSettings:
+    """``reserve``: hold back one placeable card when the largest play leaves none; ``danger``:
+    stop holding back when an opponent holds this many cards or fewer."""
+
+    reserve: bool = True
+    danger: int = 3
+    flexible: bool = True
+
+
+class ManipulationExpert:
+    """Goes out when it can; otherwise plays the most it can while keeping a reserve card."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | None = None,
+                 settings: ManipulationExpertSettings = ManipulationExpertSettings()) -> None:
+        self.rng = random.Random(seed)
+        self.settings = settings
+
+    def choose(self, view: ManipulationView) -> ManipulationAction:
+        forced = _forced(view)
+        if forced is not None:
+            return forced
+        best = view.legal[0]
+        assert isinstance(best, PlayToTable)
+        if len(best.placed) == len(view.hand):
+            return best
+        if self.settings.flexible:
+            best = self._most_flexible(view, best)
+        if not self.settings.reserve:
+            return best
+        seat = view.seat if view.seat is not None else view.turn
+        opponents = [n for s, n in enumerate(view.hand_counts) if s != seat]
+        if min(opponents, default=99) <= self.settings.danger:
+            return best
+        left = _minus(view.hand, best.placed)
+        if can_place(best.table, left):
+            return best  # the largest play already leaves a reserve
+        held = self._hold_back(view, best)
+        return held if held is not None else best
+
+    def _most_flexible(self, view: ManipulationView, best: PlayToTable) -> PlayToTable:
+        """Among the plays placing as many cards as the largest, the one whose cards left are the
+        easiest to place later: most of them fit the table it leaves, then most pairs and
+        neighbours among them (the start of a set or run)."""
+        seat = view.seat if view.seat is not None else view.turn
+        n = len(best.placed)
+        candidates = [best]
+        for card in sorted(set(best.placed)):
+            rest = list(view.hand)
+            rest.remove(card)
+            play = best_play(view.table, rest)
+            if play is not None and len(play.placed) == n:
+                candidates.append(make_play(seat, play))
+        if len(candidates) == 1:
+            return best
+        return max(candidates, key=lambda p: _flexibility(p, view.hand))
+
+    def _hold_back(self, view: ManipulationView, best: PlayToTable) -> PlayToTable | None:
+        """The largest play without one card that can still be placed after it: that card is the
+        reserve. Among several, keep the lowest-ranked card (it fits more runs)."""
+        options: list[tuple[int, int, TablePlay]] = []
+        for card in sorted(set(best.placed)):
+            rest = list(view.hand)
+            rest.remove(card)
+            play = best_play(view.table, rest)
+            if play is None or not play.placed:
+                continue
+            # The reserve must fit the table this play leaves.
+            if not can_place(play.table, [card]):
+                continue
+            options.append((-len(play.placed), card & 15, play))
+        if not options:
+            return None
+        options.sort(key=lambda o: (o[0], o[1]))
+        seat = view.seat if view.seat is not None else view.turn
+        return make_play(seat, options[0][2])
+
+
+def _flexibility(play: PlayToTable, hand: tuple[Card, ...]) -> tuple[int, int]:
+    left = _minus(hand, play.placed)
+    fits = sum(1 for c in left if can_place(play.table, [c]))
+    links = sum(1 for i, a in enumerate(left) for b in left[i + 1:]
+                if (a & 15 == b & 15 and a != b) or (a >> 4 == b >> 4 and 0 < abs((a & 15) - (b & 15)) <= 2))
+    return fits, links
+
+
+def _minus(hand: tuple[Card, ...], placed: tuple[Card, ...]) -> list[Card]:
+    left = Counter(hand)
+    left.subtract(Counter(placed))
+    return list(left.elements())

@@ -1,0 +1,405 @@
+// Manipulation rummy's table: the melds on the table, the hand with selectable cards, and the moves
+// (place the selected cards, the largest play, draw, pass, a hint). The server decides and arranges the
+// table for the cards a person chooses (`{"verb": "play", "cards": [...]}`); see docs/protocol.md.
+import { backEl, cardEl, cardName, cardShort, rankIndex, suitIndex } from "./cards.js";
+import { announce, clear, h, toast } from "./dom.js";
+
+function countOf(list) {
+  const m = new Map();
+  for (const x of list) m.set(x, (m.get(x) || 0) + 1);
+  return m;
+}
+
+const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
+const byRank = (c) => rankIndex(c) * 10 + suitIndex(c);
+const bySuit = (c) => suitIndex(c) * 100 + rankIndex(c);
+
+export class ManipulationTableView {
+  constructor(root, conn, invite) {
+    this.root = root;
+    this.conn = conn;
+    this.invite = invite;
+    this.st = null;
+    this.order = null;           // the hand in the player's own order (card texts)
+    this.selected = new Set();   // indices into this.order
+    this.pending = false;
+    this.hintMsg = null;
+    this.seenHands = null;
+    this.sort = "rank";
+    this.build();
+  }
+
+  build() {
+    const r = this.root;
+    r.className = "table-page manipulation";
+    this.el = {
+      head: h("header", { class: "table-head" }),
+      players: h("section", { class: "players", "aria-label": "Players" }),
+      center: h("section", { class: "center", "aria-label": "Stock" }),
+      melds: h("section", { class: "melds table-melds", id: "melds", "aria-label": "Melds on the table" }),
+      message: h("p", { class: "message", id: "message", role: "status" }),
+      actions: h("section", { class: "actions", id: "actions", "aria-label": "Your moves" }),
+      hand: h("section", { class: "hand-area", "aria-label": "Your hand" }),
+      log: h("section", { class: "log", "aria-label": "What happened" }),
+      dialog: h("dialog", { class: "scores", id: "scores", "aria-labelledby": "scores-title" }),
+    };
+    r.append(this.el.head, this.el.players, h("div", { class: "felt" }, this.el.center, this.el.melds),
+      this.el.message, this.el.actions, this.el.hand, this.el.log, this.el.dialog);
+    this.onKey = (ev) => this.globalKey(ev);
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  name(seat) {
+    if (seat === this.st.you) return "You";
+    const s = this.st.table.seats[seat];
+    return s ? s.name : `Seat ${seat + 1}`;
+  }
+
+  fullName(seat) {
+    const s = this.st.table.seats[seat];
+    const n = s ? s.name : `Seat ${seat + 1}`;
+    return seat === this.st.you ? `${n} (you)` : n;
+  }
+
+  offer(verb) { return (this.st.legal || []).find((l) => l.action.verb === verb) || null; }
+  largest() { const l = (this.st.legal || [])[0]; return l && l.action.verb === "play" ? l : null; }
+
+  // -- sending --------------------------------------------------------------------------------------
+  act(action) {
+    if (this.pending) return;
+    const id = this.conn.send({ type: "action", version: this.st.version, action });
+    if (id === null) { toast("Not connected: the move was not sent.", "error"); return; }
+    this.pending = true;
+    this.root.querySelectorAll("#actions button").forEach((b) => { b.disabled = true; });
+  }
+
+  placeSelected() {
+    const cards = this.selectedCards();
+    if (!cards.length) { toast("Select the cards of your hand to place first.", "error"); return; }
+    this.act({ verb: "play", cards });
+  }
+
+  refused(msg) {
+    this.pending = false;
+    const text = `The server refused that: ${msg.message}`;
+    this.el.message.textContent = text;
+    this.el.message.className = "message error";
+    toast(text, "error");
+    if (this.st) this.render();
+  }
+
+  hint(msg) {
+    this.hintMsg = msg;
+    this.render();
+    announce(`Hint: ${this.actionWords(msg.action)}. ${msg.reason || ""}`);
+  }
+
+  actionWords(a) {
+    if (a.verb === "draw") return "Draw from the stock";
+    if (a.verb === "pass") return "Pass";
+    return `Place ${a.cards.map(cardShort).join(" ")}`;
+  }
+
+  historyWords(text) {
+    const w = text.split(" ");
+    const who = this.name(Number(w[0]));
+    if (w[1] === "draw") return `${who} drew from the stock.`;
+    if (w[1] === "pass") return `${who} passed.`;
+    if (w[1] === "play") {
+      const placed = text.split(":")[0].split(" ").slice(2).filter(Boolean);
+      return `${who} placed ${placed.map(cardShort).join(" ")}.`;
+    }
+    return `${who}: ${w.slice(1).join(" ")}`;
+  }
+
+  // -- a new state ----------------------------------------------------------------------------------
+  update(st) {
+    const prev = this.st;
+    this.st = st;
+    this.pending = false;
+    const g = st.game;
+    if (!g) return;
+    if (this.hintMsg && this.hintMsg.version !== st.version) this.hintMsg = null;
+    this.reconcileHand(g.hand);
+    this.el.message.textContent = "";
+    this.el.message.className = "message";
+    if (this.seenHands === null) this.seenHands = g.phase === "game-over" ? g.hand_results.length - 1 : g.hand_results.length;
+    this.render();
+    Object.assign(this.root.dataset, { version: String(st.version), phase: g.phase, round: String(g.hand_number),
+      you: String(st.you), game: "manipulation" });
+    this.speak(prev, st);
+    if (g.hand_results.length > this.seenHands) {
+      this.seenHands = g.hand_results.length;
+      this.showScores();
+    }
+  }
+
+  reconcileHand(hand) {
+    const key = `shanghai:order:${this.invite}`;
+    if (this.order === null) {
+      try { this.order = JSON.parse(sessionStorage.getItem(key) || "null"); } catch { this.order = null; }
+      if (!Array.isArray(this.order)) this.order = [];
+    }
+    const want = countOf(hand);
+    const kept = [];
+    for (const c of this.order) {
+      const n = want.get(c) || 0;
+      if (n > 0) { kept.push(c); want.set(c, n - 1); }
+    }
+    const added = [];
+    for (const c of hand) {
+      const n = want.get(c) || 0;
+      if (n > 0) { added.push(c); want.set(c, n - 1); }
+    }
+    const changed = kept.length !== this.order.length || added.length > 0;
+    this.order = kept.concat(added);
+    if (changed) this.selected.clear();
+    sessionStorage.setItem(key, JSON.stringify(this.order));
+  }
+
+  speak(prev, st) {
+    const g = st.game;
+    const pg = prev && prev.game;
+    const lines = [];
+    if (pg && pg.hand_number === g.hand_number) {
+      for (const t of g.history.slice(pg.history.length).slice(-3)) lines.push(this.historyWords(t));
+    } else if (g.phase !== "game-over") {
+      lines.push(`Hand ${g.hand_number}.`);
+    }
+    if (g.drawn.length && pg && pg.drawn.length < g.drawn.length) lines.push(`You drew the ${cardName(g.drawn[g.drawn.length - 1])}.`);
+    if (st.legal.length && !(prev && prev.legal.length)) lines.push(this.statusText());
+    if (g.phase === "game-over" && pg && pg.phase !== "game-over") lines.push("The game is over.");
+    if (lines.length) announce(lines.join(" "));
+  }
+
+  statusText() {
+    const g = this.st.game;
+    if (g.phase === "game-over") return "The game is over.";
+    if (!this.st.legal.length) return `${this.name(g.turn)} is playing.`;
+    if (this.largest()) return "Your turn: place at least one card (select cards, then Place selected).";
+    if (this.offer("draw")) return "Your turn: no card can be placed, so draw from the stock.";
+    return "Your turn: no card can be placed and the stock is empty: pass.";
+  }
+
+  // -- drawing --------------------------------------------------------------------------------------
+  render() {
+    const active = document.activeElement;
+    const focusKey = active && active.dataset ? active.dataset.focus : null;
+    this.renderHead();
+    this.renderPlayers();
+    this.renderCenter();
+    this.renderMelds();
+    this.renderActions();
+    this.renderHand();
+    this.renderLog();
+    if (focusKey && !this.el.dialog.open) {
+      const again = this.root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
+      if (again && !again.disabled) again.focus();
+    }
+  }
+
+  renderHead() {
+    const g = this.st.game;
+    clear(this.el.head);
+    this.el.head.append(
+      h("div", { class: "round" }, h("span", { class: "round-no", id: "round" }, g.phase === "game-over" ? "Game over" : `Hand ${g.hand_number}`),
+        h("span", { class: "contract", id: "contract" }, `Manipulation rummy · ${points(g.target_score)} loses`)),
+      h("div", { class: "head-tools" },
+        h("button", { type: "button", id: "show-scores", "data-focus": "scores", onclick: () => this.showScores() }, "Scores"),
+        h("a", { href: "/", class: "button subtle" }, "Lobby")));
+    document.title = `${this.st.legal.length ? "● " : ""}Shanghai: hand ${g.hand_number}`;
+  }
+
+  renderPlayers() {
+    const g = this.st.game;
+    clear(this.el.players);
+    for (let i = 0; i < g.players; i++) {
+      const seat = this.st.table.seats[i] || {};
+      const acting = g.to_act.includes(i);
+      const status = seat.kind === "bot" ? "computer" : seat.standin ? "away: a computer plays" : seat.connected ? "" : "away";
+      this.el.players.append(h("div", {
+        class: `player${acting ? " acting" : ""}${i === this.st.you ? " me" : ""}${g.turn === i ? " turn" : ""}`,
+        dataset: { seat: String(i) }, "aria-current": g.turn === i ? "true" : null,
+        "aria-label": `${this.name(i)}: ${g.hand_counts[i]} cards, total ${g.totals[i]}${acting ? ", to act" : ""}`,
+      },
+      h("div", { class: "pname" }, acting ? h("span", { class: "turn-dot", "aria-hidden": "true" }) : null, this.fullName(i)),
+      h("div", { class: "pstats" },
+        h("span", { class: "count", title: "cards in hand" }, h("span", { class: "mini-back", "aria-hidden": "true" }), h("b", { class: "hand-count" }, g.hand_counts[i])),
+        h("span", { class: "total", title: "total points" }, `${g.totals[i]} pts`),
+        g.turn === i && g.draws_this_turn ? h("span", { class: "drew" }, `drew ${g.draws_this_turn}`) : null),
+      status ? h("div", { class: "pnote" }, status) : null,
+      this.st.host && seat.kind === "human" && !seat.connected && !seat.open && i !== this.st.you && g.phase !== "game-over"
+        ? h("button", { type: "button", class: "subtle small-btn", "data-focus": `remove-${i}`,
+          onclick: () => this.conn.send({ type: "remove_seat", seat: i }) }, "Free this seat") : null));
+    }
+  }
+
+  renderCenter() {
+    const g = this.st.game;
+    clear(this.el.center);
+    const draw = this.offer("draw");
+    const stock = h("button", { type: "button", class: "pile stock", id: "stock", "data-focus": "stock", disabled: !draw || this.pending,
+      "aria-label": `Stock, ${g.stock_size} cards${draw ? ": draw" : ""}`, onclick: () => draw && this.act(draw.action) },
+    backEl(), h("span", { class: "pile-count", id: "stock-size" }, g.stock_size));
+    this.el.center.append(h("div", { class: "piles" }, h("figure", {}, stock, h("figcaption", {}, "Stock"))),
+      h("div", { class: "status", id: "status" }, this.statusText()));
+  }
+
+  renderMelds() {
+    const g = this.st.game;
+    clear(this.el.melds);
+    if (!g.table.length) {
+      this.el.melds.append(h("p", { class: "empty-note" }, "The table is empty: the first play lays down a set or a run."));
+      return;
+    }
+    g.table.forEach((cards, i) => {
+      this.el.melds.append(h("div", { class: "meld", role: "group", dataset: { meld: String(i) },
+        "aria-label": `Meld ${i + 1}: ${cards.map(cardShort).join(" ")}` },
+      cards.map((c) => h("div", { class: "meld-card" }, cardEl(c, { small: true, label: false })))));
+    });
+  }
+
+  renderActions() {
+    const el = this.el.actions;
+    clear(el);
+    const g = this.st.game;
+    if (this.hintMsg) {
+      el.append(h("div", { id: "hint-box", class: "hint-box" }, h("strong", {}, "Hint: "), this.actionWords(this.hintMsg.action),
+        this.hintMsg.reason ? h("span", { class: "reason" }, ` — ${this.hintMsg.reason}`) : null,
+        h("button", { type: "button", class: "subtle", id: "hint-do", onclick: () => this.act(this.hintMsg.action) }, "Do it")));
+    }
+    const mine = this.st.legal.length > 0;
+    const sel = this.selectedCards();
+    const best = this.largest();
+    const draw = this.offer("draw");
+    const pass = this.offer("pass");
+    const btn = (id, text, onclick, opts = {}) => h("button", { type: "button", id, "data-focus": id, class: opts.cls || "",
+      disabled: opts.disabled || this.pending, onclick, title: opts.title }, text);
+    if (g.phase === "game-over") {
+      if (this.st.host) el.append(h("div", { class: "row main-moves" }, btn("rematch", "Play again (rematch)", () => this.conn.send({ type: "rematch" }), { cls: "primary" })));
+      return;
+    }
+    const row = h("div", { class: "row main-moves" },
+      btn("place", `Place selected${sel.length ? ` (${sel.length})` : ""}`, () => this.placeSelected(),
+        { cls: "primary", disabled: !best || !sel.length, title: "The server arranges the table for the cards you chose" }),
+      btn("largest", best ? `Largest play (${best.action.cards.length} card${best.action.cards.length === 1 ? "" : "s"})` : "Largest play",
+        () => best && this.act(best.action), { disabled: !best }),
+      btn("draw", "Draw (S)", () => draw && this.act(draw.action), { disabled: !draw, cls: draw ? "primary" : "" }),
+      btn("pass", "Pass (P)", () => pass && this.act(pass.action), { disabled: !pass }),
+      btn("hint", "Hint (H)", () => this.conn.send({ type: "hint" }), { disabled: !mine }));
+    el.append(row);
+    if (best && !sel.length) el.append(h("p", { class: "tip" }, "Select cards of your hand (the outlined ones can be placed), then Place selected."));
+  }
+
+  selectedCards() { return [...this.selected].sort((a, b) => a - b).map((i) => this.order[i]); }
+
+  renderHand() {
+    const el = this.el.hand;
+    clear(el);
+    el.hidden = this.st.you === null || this.st.you === undefined;
+    if (el.hidden) return;
+    const g = this.st.game;
+    const placeable = new Set(g.placeable || []);
+    const hinted = this.hintMsg && this.hintMsg.action.cards ? this.hintMsg.action.cards : [];
+    const fresh = countOf(g.drawn || []);
+    const tools = h("div", { class: "hand-tools" },
+      h("h2", { id: "hand-title" }, `Your hand (${this.order.length})`),
+      h("span", { class: "sort-label", "aria-hidden": "true" }, "Sort:"),
+      h("button", { type: "button", id: "sort-rank", "data-focus": "sort-rank", "aria-label": "Sort by rank", onclick: () => this.sortBy("rank") }, "Rank"),
+      h("button", { type: "button", id: "sort-suit", "data-focus": "sort-suit", "aria-label": "Sort by suit", onclick: () => this.sortBy("suit") }, "Suit"),
+      this.selected.size ? h("button", { type: "button", class: "subtle", id: "clear-selection", onclick: () => { this.selected.clear(); this.render(); } }, "Clear selection") : null);
+    const list = h("ul", { class: "hand", id: "hand", "aria-labelledby": "hand-title" });
+    this.order.forEach((c, i) => {
+      const selected = this.selected.has(i);
+      const isFresh = (fresh.get(c) || 0) > 0;
+      if (isFresh) fresh.set(c, fresh.get(c) - 1);
+      const b = cardEl(c, { tag: "button", label: `${cardName(c)}${selected ? ", selected" : ""}${placeable.has(c) ? ", can be placed" : ""}`,
+        className: `${selected ? "selected" : ""}${placeable.has(c) ? " placeable" : ""}${hinted.includes(c) ? " hinted" : ""}${isFresh ? " fresh" : ""}` });
+      b.type = "button";
+      b.setAttribute("aria-pressed", selected ? "true" : "false");
+      b.dataset.index = String(i);
+      b.dataset.focus = `hand-${i}`;
+      b.addEventListener("click", () => { if (this.selected.has(i)) this.selected.delete(i); else this.selected.add(i); this.render(); });
+      list.append(h("li", {}, b));
+    });
+    el.append(tools, list, h("p", { class: "help" },
+      g.phase === "game-over" ? "" : "Click cards (or Enter) to select them; L places the selected cards. S draws, P passes, H asks for a hint."));
+  }
+
+  renderLog() {
+    const g = this.st.game;
+    clear(this.el.log);
+    const items = g.history.map((t) => this.historyWords(t)).slice(-6);
+    this.el.log.append(h("h2", {}, "Last moves"), h("ol", {}, items.map((t) => h("li", {}, t))));
+  }
+
+  sortBy(how) {
+    this.sort = how;
+    const key = how === "rank" ? byRank : bySuit;
+    this.order.sort((a, b) => key(a) - key(b));
+    this.selected.clear();
+    sessionStorage.setItem(`shanghai:order:${this.invite}`, JSON.stringify(this.order));
+    this.render();
+    announce(`Sorted by ${how}.`);
+  }
+
+  globalKey(ev) {
+    if (!this.root.isConnected || !this.st || !this.st.game || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    if (this.el.dialog.open) return;
+    const k = ev.key.toLowerCase();
+    if (k === "s" && this.offer("draw")) this.act(this.offer("draw").action);
+    else if (k === "p" && this.offer("pass")) this.act(this.offer("pass").action);
+    else if (k === "h" && this.st.legal.length) this.conn.send({ type: "hint" });
+    else if (k === "l" && this.largest() && this.selected.size) this.placeSelected();
+    else return;
+    ev.preventDefault();
+  }
+
+  // -- hand over, game over -------------------------------------------------------------------------
+  showScores() {
+    const g = this.st.game;
+    const d = this.el.dialog;
+    if (d.open) d.close();
+    clear(d);
+    const rr = g.hand_results;
+    const last = rr[rr.length - 1];
+    const over = g.phase === "game-over";
+    const order = [...Array(g.players).keys()].sort((a, b) => g.totals[a] - g.totals[b]);
+    d.append(h("h2", { id: "scores-title" }, over ? "The game is over" : last ? `Hand ${last.number} is over` : "Scores"));
+    if (over) {
+      const w = g.winners;
+      d.append(h("p", { class: "crown-line", id: "winners" }, h("span", { class: "crown", "aria-hidden": "true" }, "♛"),
+        ` ${w.map((i) => this.fullName(i)).join(" and ")} ${w.length > 1 || w[0] === this.st.you ? "win" : "wins"} with ${points(g.totals[w[0]])}.`),
+      h("p", { id: "losers" }, `${g.losers.map((i) => this.fullName(i)).join(" and ")} reached ${g.target_score} and ${g.losers.length > 1 || g.losers[0] === this.st.you ? "lose" : "loses"}.`));
+    } else if (last) {
+      d.append(h("p", {}, last.went_out === null || last.went_out === undefined ? "The hand was blocked: nobody could play and the stock was empty." : `${this.name(last.went_out)} went out.`));
+    }
+    if (last) {
+      d.append(h("table", { class: "score-table", id: "round-scores" },
+        h("caption", {}, `Hand ${last.number}: 1 point a card left; ${points(g.target_score)} loses`),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Cards left"), h("th", { scope: "col" }, "Points"), h("th", { scope: "col" }, "Total"))),
+        h("tbody", {}, order.map((i) => h("tr", { class: i === this.st.you ? "me" : "" },
+          h("th", { scope: "row" }, over && g.winners.includes(i) ? h("span", { class: "crown", title: "the lowest total", "aria-label": "winner" }, "♛ ") : null, this.fullName(i)),
+          h("td", { class: "num" }, last.went_out === i ? "went out ★" : last.cards_left[i]),
+          h("td", { class: "num" }, last.points[i]),
+          h("td", { class: "num total" }, g.totals[i]))))));
+      d.append(h("details", {}, h("summary", {}, "Every hand"),
+        h("table", { class: "score-table all" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), [...Array(g.players).keys()].map((i) => h("th", { scope: "col" }, this.fullName(i))))),
+          h("tbody", {}, rr.map((r) => h("tr", {}, h("th", { scope: "row" }, r.number), r.points.map((p, i) => h("td", { class: "num" }, `${p}${r.went_out === i ? " ★" : ""}`)))),
+            h("tr", { class: "totals" }, h("th", { scope: "row" }, "Total"), g.totals.map((t) => h("td", { class: "num" }, t)))))));
+    } else {
+      d.append(h("p", {}, "No hand has been scored yet."));
+    }
+    d.append(h("div", { class: "row" },
+      over && this.st.host ? h("button", { type: "button", class: "primary", onclick: () => { d.close(); this.conn.send({ type: "rematch" }); } }, "Rematch") : null,
+      h("button", { type: "button", class: over ? "" : "primary", id: "close-scores", onclick: () => d.close() }, over ? "Close" : "Next hand")));
+    d.showModal();
+    d.querySelector("#close-scores").focus();
+    if (last) announce(`${over ? "Game over." : `Hand ${last.number} scored.`} ${order.map((i) => `${this.name(i)} ${g.totals[i]}`).join(", ")}.`);
+  }
+
+  destroy() { document.removeEventListener("keydown", this.onKey); }
+}
