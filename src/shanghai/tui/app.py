@@ -2,8 +2,10 @@
 
 :class:`ShanghaiApp` opens on the start screen (rule set, players, each opponent's level or a
 person for pass and play, names, house rules) unless it is given a game to continue; the game is
-played on the :class:`~shanghai.tui.table.TableScreen`. The record is saved after every action, so
-``shanghai play --resume`` continues a game even after the terminal was killed.
+played on the :class:`~shanghai.tui.table.TableScreen`, or, for manipulation rummy (the preset
+``manipulation``), on the :class:`~shanghai.tui.manipulation.ManipulationScreen`. The record is
+saved after every action, so ``shanghai play --resume`` continues a game even after the terminal
+was killed.
 """
 
 from __future__ import annotations
@@ -25,16 +27,20 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from shanghai.cli.common import split_options
 from shanghai.cli.play import BOT_NAMES, keep_unfinished, record_path
 from shanghai.engine.game import Game
+from shanghai.engine.manipulation import ManipulationGame
 from shanghai.errors import ShanghaiError
-from shanghai.rules import PRESETS, preset
+from shanghai.rules import OTHER_GAMES, PRESETS, ManipulationRules, preset
 from shanghai.rules.model import Rules
 from shanghai.rules.presets import OPTION_PRESETS, OPTIONS
-from shanghai.tui.session import HUMAN, GameSession, available_levels
+from shanghai.tui.manipulation import ManipulationScreen
+from shanghai.tui.session import HUMAN, AnySession, GameSession, ManipulationSession, available_levels, resume_session
 from shanghai.tui.style import CSS
 from shanghai.tui.table import TableScreen
 
 DEFAULT_LEVEL = "medium"  # the start screen's level for every opponent, unless --opponents says otherwise
-MAX_SEATS = max(r.max_players for r in PRESETS.values())
+GAMES: dict[str, Rules | ManipulationRules] = {**PRESETS, **OTHER_GAMES}  # every rule set the start screen offers
+MAX_SEATS = max(r.max_players for r in GAMES.values())
+MAX_TARGET = 10_000
 GOING_OUT = {"play-all": "by playing every card (no discard)", "discard-last": "with a last discard",
              "either": "either way"}
 
@@ -89,8 +95,8 @@ class StartScreen(Screen[None]):
             yield Static(Text("Shanghai Rummy", style="bold reverse"), id="start-title")
             with Horizontal(classes="row"):
                 yield Label("Rule set", classes="label")
-                yield Select([(f"{name} — {r.title}", name) for name, r in PRESETS.items()],
-                             value=s.rules if s.rules in PRESETS else "isra", allow_blank=False, id="preset")
+                yield Select([(f"{name} — {r.title}", name) for name, r in GAMES.items()],
+                             value=self._start_rules(), allow_blank=False, id="preset")
             yield Static(id="description")
             with Horizontal(classes="row"):
                 yield Label("Players", classes="label")
@@ -111,11 +117,16 @@ class StartScreen(Screen[None]):
             with Horizontal(classes="row", id="options-row"):
                 for opt in OPTIONS:
                     yield Checkbox(opt, value=opt in s.options, id=f"opt-{opt}")
-            with Horizontal(classes="row"):
+            with Horizontal(classes="row", id="target-row"):
+                yield Label("Target score", classes="label")
+                yield Input(value=str(OTHER_GAMES["manipulation"].target_score), restrict=r"[0-9]*",
+                            id="target")
+                yield Label("points: whoever reaches them loses (manipulation rummy)", classes="hint")
+            with Horizontal(classes="row", id="going-out-row"):
                 yield Label("Going out", classes="label")
                 yield Select([(f"{k}: {v}", k) for k, v in GOING_OUT.items()], allow_blank=False,
                              value="play-all", id="going-out")
-            with Horizontal(classes="row"):
+            with Horizontal(classes="row", id="penalty-row"):
                 yield Label("Buy penalty", classes="label")
                 yield Select([(f"{n} extra card{'s' if n != 1 else ''}", n) for n in range(0, 4)],
                              allow_blank=False, value=2, id="penalty")
@@ -126,18 +137,29 @@ class StartScreen(Screen[None]):
             yield Button("Start the game (Ctrl+S)", id="start-button", variant="primary")
         yield Footer()
 
+    def _start_rules(self) -> str:
+        name = self.settings.rules.strip().lower()
+        return name if name in GAMES else "isra"
+
     def on_mount(self) -> None:
-        self._preset_changed(self.settings.rules if self.settings.rules in PRESETS else "isra")
+        self._preset_changed(self._start_rules())
         self.query_one("#preset", Select).focus()
 
     def _preset_changed(self, name: str) -> None:
-        rules = PRESETS[name]
+        rules = GAMES[name]
         self.query_one("#description", Static).update(
             Text(f"{rules.title} ({rules.source}): {rules.description}", style="italic"))
         self.query_one("#options-row").display = name in OPTION_PRESETS
-        self.query_one("#going-out", Select).value = rules.going_out
-        self.query_one("#penalty", Select).value = rules.buy_penalty
-        self.query_one("#dunce", Checkbox).value = rules.dunce_cap
+        other = isinstance(rules, ManipulationRules)
+        self.query_one("#target-row").display = other
+        for row in ("#going-out-row", "#penalty-row", "#dunce"):
+            self.query_one(row).display = not other
+        if isinstance(rules, Rules):
+            self.query_one("#going-out", Select).value = rules.going_out
+            self.query_one("#penalty", Select).value = rules.buy_penalty
+            self.query_one("#dunce", Checkbox).value = rules.dunce_cap
+        else:
+            self.query_one("#target", Input).value = str(rules.target_score)
         players = self.query_one("#players", Select)
         players.set_options([(str(n), n) for n in range(rules.min_players, rules.max_players + 1)])
         count = self.settings.players
@@ -175,19 +197,30 @@ class StartScreen(Screen[None]):
         assert isinstance(app, ShanghaiApp)
         app.begin(session)
 
-    def _new_session(self) -> GameSession:
+    def _new_session(self) -> AnySession:
         s = self.settings
         name = str(self.query_one("#preset", Select).value)
-        options = [o for o in OPTIONS if name in OPTION_PRESETS and self.query_one(f"#opt-{o}", Checkbox).value]
         players = self._players()
-        going_out = self.query_one("#going-out", Select).value
-        penalty = self.query_one("#penalty", Select).value
-        rules = house_rules(preset(name, options), str(going_out),
-                            self.query_one("#dunce", Checkbox).value,
-                            penalty if isinstance(penalty, int) else None)
-        rules.pack_for(players)
         seed = s.seed if s.seed is not None else random.SystemRandom().randrange(1, 2**31)
-        game = Game.new(rules, players, seed)
+        game: Game | ManipulationGame
+        if name in OTHER_GAMES:
+            mrules = OTHER_GAMES[name]
+            target = self.query_one("#target", Input).value.strip()
+            if not target.isdigit() or not 1 <= int(target) <= MAX_TARGET:
+                raise ValueError(f"the target score must be a number from 1 to {MAX_TARGET}")
+            if int(target) != mrules.target_score:
+                mrules = mrules.changed(target_score=int(target))
+            mrules.pack_for(players)
+            game = ManipulationGame.new(mrules, players, seed)
+        else:
+            options = [o for o in OPTIONS if name in OPTION_PRESETS and self.query_one(f"#opt-{o}", Checkbox).value]
+            going_out = self.query_one("#going-out", Select).value
+            penalty = self.query_one("#penalty", Select).value
+            rules = house_rules(preset(name, options), str(going_out),
+                                self.query_one("#dunce", Checkbox).value,
+                                penalty if isinstance(penalty, int) else None)
+            rules.pack_for(players)
+            game = Game.new(rules, players, seed)
         you = self.query_one("#name", Input).value.strip() or "You"
         names = [you]
         kinds = [HUMAN]
@@ -202,7 +235,8 @@ class StartScreen(Screen[None]):
         notes: list[str] = []
         if s.record is not None:
             keep_unfinished(s.record, notes.append)
-        session = GameSession(game, names, kinds, s.record)
+        session: AnySession = (ManipulationSession(game, names, kinds, s.record)
+                               if isinstance(game, ManipulationGame) else GameSession(game, names, kinds, s.record))
         session.start()
         app = self.app
         assert isinstance(app, ShanghaiApp)
@@ -216,7 +250,7 @@ class ShanghaiApp(App[int]):
     CSS = CSS
     TITLE = "Shanghai Rummy"
 
-    def __init__(self, settings: Settings | None = None, session: GameSession | None = None,
+    def __init__(self, settings: Settings | None = None, session: AnySession | None = None,
                  notes: Sequence[str] = ()) -> None:
         super().__init__()
         self.settings = settings or Settings()
@@ -229,11 +263,13 @@ class ShanghaiApp(App[int]):
         else:
             self.push_screen(StartScreen(self.settings))
 
-    def _table(self, session: GameSession) -> TableScreen:
+    def _table(self, session: AnySession) -> TableScreen | ManipulationScreen:
         s = self.settings
+        if isinstance(session, ManipulationSession):
+            return ManipulationScreen(session, pause=s.pause, hints=s.hints, notes=self.notes)
         return TableScreen(session, pause=s.pause, buy_timeout=s.buy_timeout, hints=s.hints, notes=self.notes)
 
-    def begin(self, session: GameSession) -> None:
+    def begin(self, session: AnySession) -> None:
         """Leave the start screen for the table."""
         self.session = session
         if session.record is not None:
@@ -246,6 +282,14 @@ class ShanghaiApp(App[int]):
             if isinstance(screen, TableScreen):
                 return screen
         raise LookupError("no table yet")
+
+    @property
+    def manipulation_table(self) -> ManipulationScreen:
+        """The table of a game of manipulation rummy."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, ManipulationScreen):
+                return screen
+        raise LookupError("no manipulation table yet")
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
@@ -262,7 +306,7 @@ def run_tui(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     path = settings.record
     assert path is not None
-    session: GameSession | None = None
+    session: AnySession | None = None
     notes: list[str] = []
     if args.resume:
         if not path.exists():
@@ -270,14 +314,16 @@ def run_tui(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 1
         try:
-            session = GameSession.resume(path, settings.level)
+            session = resume_session(path, settings.level)
         except (ShanghaiError, OSError, ValueError) as exc:
             print(f"shanghai play: cannot resume the game in {path}: {exc}", file=sys.stderr)
             return 1
         if session.game.is_over:
             print(f"The game in {path} is over. Start a new game without --resume.")
             return 0
-        notes.append(f"Resumed after {len(session.game.actions)} actions: round {session.game.round_number}. "
+        where = (f"hand {session.game.hand_number}" if isinstance(session, ManipulationSession)
+                 else f"round {session.game.round_number}")
+        notes.append(f"Resumed after {len(session.game.actions)} actions: {where}. "
                      f"Saved to {path} after every move.")
     if settings.seed is None:
         settings.seed = random.SystemRandom().randrange(1, 2**31)

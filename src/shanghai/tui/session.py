@@ -1,10 +1,11 @@
 """A game at one screen, without the screen: who sits where, the computer players and the record.
 
-Nothing here imports Textual, so the logic can be tested and reused on its own. The record is the
-plain game's (:class:`shanghai.cli.play.RecordFile`): written after every action, so that a game
-that was killed is resumed exactly where it stopped. Which seats are people and the level of each
-computer player are kept beside the record, in ``<record>.seats.json`` (see
-:func:`shanghai.cli.play.save_seats`).
+:class:`GameSession` holds a contract game, :class:`ManipulationSession` a game of manipulation
+rummy; :func:`resume_session` continues either from its record. Nothing here imports Textual, so
+the logic can be tested and reused on its own. The record is the plain game's
+(:class:`shanghai.cli.play.RecordFile`): written after every action, so that a game that was killed
+is resumed exactly where it stopped. Which seats are people and the level of each computer player
+are kept beside the record, in ``<record>.seats.json`` (see :func:`shanghai.cli.play.save_seats`).
 """
 
 from __future__ import annotations
@@ -26,11 +27,22 @@ from shanghai.cli.play import (
     make_bots,
     save_seats,
 )
-from shanghai.engine.actions import Action
+from shanghai.engine.actions import Action, DrawStock
 from shanghai.engine.game import Game, RoundResult
+from shanghai.engine.manipulation import (
+    HandResult,
+    ManipulationAction,
+    ManipulationGame,
+    ManipulationView,
+    manipulation_view,
+)
+from shanghai.engine.record import GameRecord
 from shanghai.engine.view import PlayerView, view
+from shanghai.errors import IllegalActionError
+from shanghai.table_solver import Meld
 
-__all__ = ["HUMAN", "Applied", "GameSession", "available_levels", "load_seats", "save_seats"]
+__all__ = ["HUMAN", "Applied", "GameSession", "ManipulationApplied", "ManipulationSession", "available_levels",
+           "load_seats", "resume_session", "save_seats"]
 
 
 def available_levels() -> tuple[str, ...]:
@@ -76,11 +88,11 @@ class GameSession:
 
     @classmethod
     def resume(cls, path: Path, default_level: str) -> GameSession:
-        """The game saved in ``path``; raises ``OSError`` or ``ShanghaiError`` when it cannot."""
-        record, game = load_saved_game(path)
-        kinds = load_seats(path, game.players, default_level)
-        session = cls(game, record.players, kinds, path)
-        session.start()  # the record file is rewritten whole: later actions are appended to it
+        """The contract game saved in ``path``; raises ``OSError`` or ``ShanghaiError`` when it
+        cannot (``ValueError`` when the record holds manipulation rummy: see :func:`resume_session`)."""
+        session = resume_session(path, default_level)
+        if not isinstance(session, GameSession):
+            raise ValueError(f"the game in {path} is manipulation rummy, not a contract game")
         return session
 
     @property
@@ -139,3 +151,128 @@ class GameSession:
         assert self.record is not None
         self.save_error = f"Could not save the game to {self.record.path}: {exc}. Playing on without saving."
         self.record = None
+
+
+@dataclass
+class ManipulationApplied:
+    """What one action of manipulation rummy did: the table before it, the hand it ended (if any),
+    the card it drew (a draw), and a note when a computer player's choice was replaced."""
+
+    action: ManipulationAction
+    before: tuple[Meld, ...]
+    ended: HandResult | None
+    drawn: Card | None = None
+    note: str | None = None
+
+
+class ManipulationSession:
+    """One game of manipulation rummy: the game, the seats' names and kinds, the computer players
+    (:func:`shanghai.cli.play_manipulation.manipulation_bots`, the plain game's, so that a game goes
+    on the same in either) and the record file, written after every action."""
+
+    def __init__(self, game: ManipulationGame, names: Sequence[str], kinds: Sequence[str],
+                 record: Path | None = None) -> None:
+        from shanghai.cli.play_manipulation import manipulation_bots
+
+        if len(names) != game.players or len(kinds) != game.players:
+            raise ValueError(f"{len(names)} names and {len(kinds)} kinds for {game.players} seats")
+        if HUMAN not in kinds:
+            raise ValueError("at least one seat must be a person")
+        self.game = game
+        self.names = list(names)
+        self.kinds = list(kinds)
+        self.bots = manipulation_bots(game, [None if k == HUMAN else k for k in kinds])
+        self.record = RecordFile(record, names) if record is not None else None
+        self.save_error: str | None = None
+
+    @classmethod
+    def resume(cls, path: Path, default_level: str) -> ManipulationSession:
+        """The manipulation game saved in ``path`` (``ValueError`` when it holds a contract game)."""
+        session = resume_session(path, default_level)
+        if not isinstance(session, ManipulationSession):
+            raise ValueError(f"the game in {path} is a contract game, not manipulation rummy")
+        return session
+
+    @property
+    def humans(self) -> list[int]:
+        return [s for s, k in enumerate(self.kinds) if k == HUMAN]
+
+    def view(self, seat: int) -> ManipulationView:
+        return manipulation_view(self.game, seat)
+
+    def bot_to_act(self) -> int | None:
+        g = self.game
+        return None if g.is_over or g.turn not in self.bots else g.turn
+
+    def human_to_act(self) -> int | None:
+        g = self.game
+        return None if g.is_over or g.turn in self.bots else g.turn
+
+    def start(self) -> None:
+        """Write the whole record (and the seats) once at the start."""
+        if self.record is not None:
+            try:
+                self.record.write_all(self.game)
+                save_seats(self.record.path, self.kinds)
+            except OSError as exc:
+                self._lost(exc)
+
+    def apply(self, action: ManipulationAction) -> ManipulationApplied:
+        """Apply an action (``IllegalActionError`` leaves everything unchanged) and save."""
+        g = self.game
+        results = len(g.hand_results)
+        before = g.table
+        g.apply(action)
+        self._save()
+        ended = g.hand_results[-1] if len(g.hand_results) > results else None
+        drawn = g.drawn[-1] if isinstance(action, DrawStock) and g.drawn else None
+        return ManipulationApplied(action, before, ended, drawn)
+
+    def bot_step(self) -> ManipulationApplied | None:
+        """One computer player's action, if one is to act; a bot's illegal choice (a bug) must not
+        stop the game: the engine's first offer is made instead, with a note saying what it tried."""
+        seat = self.bot_to_act()
+        if seat is None:
+            return None
+        g = self.game
+        action = self.bots[seat].choose(manipulation_view(g, seat))
+        try:
+            return self.apply(action)  # a refused action changes nothing
+        except IllegalActionError as exc:
+            applied = self.apply(next(iter(g.legal_actions(seat))))
+            applied.note = f"tried {action}: {exc}; it plays another move"
+            return applied
+
+    def _save(self) -> None:
+        if self.record is None:
+            return
+        try:
+            self.record.sync(self.game)
+        except OSError as exc:
+            self._lost(exc)
+
+    def _lost(self, exc: OSError) -> None:
+        assert self.record is not None
+        self.save_error = f"Could not save the game to {self.record.path}: {exc}. Playing on without saving."
+        self.record = None
+
+
+AnySession = GameSession | ManipulationSession
+
+
+def session_of(record: GameRecord, game: Game | ManipulationGame, path: Path | None,
+               kinds: Sequence[str]) -> AnySession:
+    """The session of the right kind for ``game``."""
+    if isinstance(game, ManipulationGame):
+        return ManipulationSession(game, record.players, kinds, path)
+    return GameSession(game, record.players, kinds, path)
+
+
+def resume_session(path: Path, default_level: str) -> AnySession:
+    """The game saved in ``path``, a contract game or manipulation rummy, with its seats (saved
+    beside the record); raises ``OSError``, ``ShanghaiError`` or ``ValueError`` when it cannot."""
+    record, game = load_saved_game(path)
+    kinds = load_seats(path, game.players, default_level)
+    session = session_of(record, game, path, kinds)
+    session.start()  # the record file is rewritten whole: later actions are appended to it
+    return session

@@ -130,6 +130,15 @@ CurtainScreen {
     width: 30;
 }
 
+#start #target {
+    width: 12;
+}
+
+#start .hint {
+    padding: 1 0 0 1;
+    color: $text-muted;
+}
+
 #description {
     margin: 0 0 1 14;
     width: 90;
