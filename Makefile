@@ -51,6 +51,7 @@ bench: $(BENCH_VENV)/.installed
 	$(BENCH_VENV)/bin/python benchmarks/bench.py
 	$(BENCH_VENV)/bin/python benchmarks/bench_env.py
 	$(BENCH_VENV)/bin/python benchmarks/bench_players.py
+	$(BENCH_VENV)/bin/python benchmarks/bench_table.py --json benchmarks/results_table.json
 
 # Load on the game server: TABLES tables of four WebSocket players on loopback (a benchmark, not a test).
 TABLES ?= 500

@@ -257,7 +257,7 @@ def visible_cards(page: Page) -> Counter[str]:
     return Counter(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
 
 
-def assert_only_own_hand(page: Page, srv: Server, table: str, seat: int, other: int) -> None:
+def assert_only_own_hand(page: Page, srv: Server, table: str, seat: int) -> None:
     """The page of ``seat`` holds its own true hand, and no card beyond what that seat may know."""
     record, game = srv.record_game(table)
     if version(page) != len(record.actions):
@@ -271,9 +271,9 @@ def assert_only_own_hand(page: Page, srv: Server, table: str, seat: int, other: 
         known += Counter(c for h in r["hands"] for c in h)
     shown = visible_cards(page)
     assert not shown - known, f"the page shows cards its seat may not know: {shown - known}"
-    other_hand = Counter(view_to_json(view(game, other))["hand"])
-    private = other_hand - known
-    assert not (Counter(hand(page)) & private)
+    # The other hand is not checked card by card: with several decks it may hold copies of this
+    # seat's own cards, which look the same; the page's hand equals the seat's own (above) and
+    # nothing else on the page is beyond what the seat may know.
 
 
 def test_two_people_see_only_their_own_hands_and_a_buy_is_seen_by_both(browser: Any,
@@ -300,8 +300,8 @@ def test_two_people_see_only_their_own_hands_and_a_buy_is_seen_by_both(browser: 
             assert time.monotonic() < deadline, f"Bob never got a buy (or no time came to compare); moves: {used}"
             if ann.get_attribute("#main", "data-phase") == "play" and any(" discard " in m for m in legal_texts(ann)):
                 # Ann's turn to play: nobody else can act, so the page and the database agree
-                assert_only_own_hand(ann, srv, table, 0, 1)
-                assert_only_own_hand(bob, srv, table, 1, 0)
+                assert_only_own_hand(ann, srv, table, 0)
+                assert_only_own_hand(bob, srv, table, 1)
                 checks += 1
             moved = False
             for page, who in ((ann, "ann"), (bob, "bob")):
@@ -321,7 +321,7 @@ def test_two_people_see_only_their_own_hands_and_a_buy_is_seen_by_both(browser: 
         ann.wait_for_function("(t) => document.querySelector(\".player[data-seat='1'] .buys\").textContent === t",
                               arg=bob.inner_text(".player.me .buys"))
         assert checks >= 1, "no moment came to compare the hands with the server's"
-        assert_only_own_hand(ann, srv, table, 0, 1)
+        assert_only_own_hand(ann, srv, table, 0)
         assert not errors_a and not errors_b, (errors_a, errors_b)
     finally:
         ctx_a.close()
