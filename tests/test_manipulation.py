@@ -287,21 +287,64 @@ def test_play_exactly_arranges_the_table_for_a_person() -> None:
 
 
 def test_a_view_shows_no_other_hand_and_no_stock() -> None:
-    game = ManipulationGame.new(MANIPULATION, 4, seed=2)
-    v = manipulation_view(game, 1)
-    assert v.hand == tuple(sorted(game.hands[1], key=lambda c: (c >> 4, c & 15)))
-    assert not hasattr(v, "stock") and not hasattr(v, "hands")
-    assert v.stock_size == len(game.stock) and v.hand_counts == (10, 10, 10, 10)
-    other = manipulation_view(game, (game.turn + 1) % 4)
-    assert other.legal == () and other.drawn == ()
-    spectator = manipulation_view(game, None)
-    assert spectator.hand == () and spectator.legal == ()
+    game = position(["KH QD", "KS KD", "QS JD"], table="5C 6C 7C", stock="9S 8C 2D")
+    game.apply(DrawStock(0))  # 2D, which fits nowhere: seat 0 draws again
+    mine = manipulation_view(game, 0)
+    assert mine.drawn == tuple(C("2D")) and sorted(mine.hand) == sorted(C("KH QD 2D"))
+    assert [str(a) for a in mine.legal] == ["0 draw"] and mine.stock_size == 2
+    fields = set(mine.__dataclass_fields__)
+    assert not fields & {"stock", "hands"}
+    for seat in (1, 2, None):
+        other = manipulation_view(game, seat)
+        assert other.drawn == () and other.legal == () and other.draws_this_turn == 1
+        assert [str(a) for a in other.history] == ["0 draw"]
+        assert other.hand_counts == (3, 2, 2)
+        assert C("2D")[0] not in other.hand
+    assert manipulation_view(game, None).hand == ()
+
+
+def test_a_play_is_recorded_in_canonical_form() -> None:
+    """A play sent with its melds and cards in any order is kept in the canonical order, so the
+    record's text replays to the same game."""
+    game = position(["7C 3C 8H", "KS KD", "QS QD"], table="7H 7S 7D | 4C 5C 6C")
+    game.apply(PlayToTable(0, tuple(C("7C 3C")), ((*C("6C 5C 4C 3C"),), (*C("7C 7D 7H 7S"),))))
+    assert str(game.actions[-1]) == "0 play 3C 7C : 3C 4C 5C 6C | 7S 7H 7D 7C"
+    replayed = game.copy()
+    replayed.actions = []
+    copy = position(["7C 3C 8H", "KS KD", "QS QD"], table="7H 7S 7D | 4C 5C 6C")
+    copy.apply(parse_manipulation_action(str(game.actions[-1])))
+    assert copy.snapshot() == game.snapshot()
+
+
+def test_bad_rules_are_refused_with_a_clear_error() -> None:
+    from shanghai.engine.record import rules_from_spec
+    from shanghai.errors import RecordError
+    from shanghai.rules.model import PackSpec
+
+    with pytest.raises(InconsistentRulesError, match="1 to 3 decks"):
+        MANIPULATION.changed(packs=(PackSpec(3, 8, 12, 0),))
+    with pytest.raises(InconsistentRulesError, match="whole number"):
+        MANIPULATION.changed(target_score=True)
+    for bad in ("target=²", "target=" + "9" * 5000, "target=-1"):
+        with pytest.raises(InconsistentRulesError):
+            game_rules("manipulation", [bad])
+    for spec in ({"preset": "manipulation", "changes": "ab"},
+                 {"preset": "manipulation", "changes": {"packs": [1]}},
+                 {"preset": "manipulation", "changes": {"deal_batches": 5}},
+                 {"preset": "manipulation", "options": 5},
+                 {"preset": "manipulation", "changes": {"options": ["target=3"]}},
+                 {"preset": "isra", "changes": {"rounds": [1]}}):
+        with pytest.raises(RecordError, match="cannot be used"):
+            rules_from_spec(spec)
+    changed = game_rules("manipulation", ["target=10"]).changed(target_score=7)
+    assert changed.options == ("target=7",) and rules_from_spec({"preset": "manipulation",
+                                                                 "options": ["target=7"]}) == changed
 
 
 def test_action_text_round_trips() -> None:
     for text in ("2 play 7C 3C : 3C 4C 5C 6C | 7S 7H 7D 7C", "0 draw", "1 pass"):
         assert str(parse_manipulation_action(text)) == text
-    for bad in ("0 play 7C", "x draw", "0 discard 7C", "0 play 7C : 7C 7C 7D", "0 play 1X : 7C"):
+    for bad in ("0 play 7C", "x draw", "² draw", "0 discard 7C", "0 play 7C : 7C 7C 7D", "0 play 1X : 7C"):
         with pytest.raises(IllegalActionError):
             parse_manipulation_action(bad)
 
@@ -348,7 +391,8 @@ def test_every_action_keeps_every_card(seed: int, players: int) -> None:
 
 
 def test_registry_and_generic_entry_points() -> None:
-    assert type(make_player("medium", 1, MANIPULATION)).__name__ == "ManipulationGreedy"
+    assert type(make_player("hard", 1, MANIPULATION)).__name__ == "ManipulationGreedy"
+    assert type(make_player("medium", 1, MANIPULATION)).__name__ == "ManipulationExpert"
     assert type(make_player("easy", 1, MANIPULATION)).__name__ == "ManipulationRandom"
     with pytest.raises(ValueError, match="search player does not play manipulation"):
         make_player("search", 1, MANIPULATION)
@@ -412,6 +456,7 @@ def test_the_plain_text_game(tmp_path: Path) -> None:
     assert run_play(args, input_fn=answer, output_fn=lambda s: out.write(s + "\n")) == 0
     text = out.getvalue()
     assert "Manipulation rummy" in text and "Game saved" in text
+    assert "(10 cards left)" not in text
     assert "unknown card" in text.lower() or "Not allowed" in text
     saved = GameRecord.load(record)
     assert saved.rules.name == "manipulation" and saved.actions
@@ -422,3 +467,16 @@ def test_the_plain_text_game(tmp_path: Path) -> None:
                     output_fn=lambda s: out2.write(s + "\n")) == 0
     assert "Game resumed" in out2.getvalue()
     assert len(GameRecord.load(record).actions) >= len(saved.actions)
+
+
+def test_the_plain_text_game_says_when_you_go_out() -> None:
+    from shanghai.cli.play_manipulation import ManipulationTextGame
+
+    game = position(["7H 8H 9H", "2C 5D 6S 8D", "KS QD JH"], rules=QUICK)
+    lines: list[str] = []
+    commands = iter(["play 7H 8H 9H"])
+    ManipulationTextGame(game, ["You", "Bob", "Cy"], input_fn=lambda p: next(commands, "quit"),
+                         output_fn=lines.append).run()
+    text = "\n".join(lines)
+    assert "You place 7H 8H 9H (0 cards left)." in text and "Hand 1: You went out." in text
+    assert "Game over: Bob reached 4 points and loses. Winner: You." in text

@@ -2,10 +2,13 @@
 
 * ``random``: any of the engine's offers (the largest play, or one card placed on its own).
 * ``greedy``: the largest play every turn (most cards, then the highest ranks).
-* ``expert``: plays what a careful player does: goes out whenever it can, and otherwise keeps a
-  *reserve*, one card it can still place on the table it leaves, so that next turn it need not
-  draw; it stops holding back once an opponent is close to going out, because a card kept then
-  is a point lost.
+* ``expert``: goes out whenever it can; otherwise places as many cards as the largest play, choosing
+  among the plays of that size the one whose cards left fit the table best (most of them placeable
+  on the table it leaves, then most pairs and neighbours among them).
+
+A *reserve* (holding back one placeable card so as not to have to draw next turn) is a setting,
+off by default: measured, it costs about one point a game against greedy players (two runs of 40
+games, +0.98 and +0.76 points a game, neither interval excluding 0); the ``medium`` level uses it.
 
 Draws and passes are forced by the rules; every player returns one of ``view.legal`` or a play
 the engine accepts.
@@ -72,16 +75,17 @@ class ManipulationGreedy:
 
 @dataclass(frozen=True, slots=True)
 class ManipulationExpertSettings:
-    """``reserve``: hold back one placeable card when the largest play leaves none; ``danger``:
-    stop holding back when an opponent holds this many cards or fewer."""
+    """``flexible``: among the largest plays, keep the cards that fit best; ``reserve``: hold back one
+    placeable card when the largest play leaves none; ``danger``: stop holding back when an opponent
+    holds this many cards or fewer."""
 
-    reserve: bool = True
+    reserve: bool = False
     danger: int = 3
     flexible: bool = True
 
 
 class ManipulationExpert:
-    """Goes out when it can; otherwise plays the most it can while keeping a reserve card."""
+    """Goes out when it can; otherwise plays the most it can, keeping the cards that fit best."""
 
     name = "expert"
 

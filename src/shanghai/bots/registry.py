@@ -106,23 +106,24 @@ def make_contract_player(spec: str, seed: int) -> Player:
     raise ValueError(f"unknown player {spec!r} (known: {', '.join(known)})")
 
 
-# Level "hard" in manipulation rummy: the expert without its reserve card.
-MANIPULATION_HARD = ManipulationExpertSettings(reserve=False)
+# Level "medium" in manipulation rummy: a player who holds a card back (measured weaker than greedy).
+MANIPULATION_MEDIUM = ManipulationExpertSettings(reserve=True, flexible=False)
 
 
 def make_manipulation_player(spec: str, seed: int) -> AnyPlayer:
-    """A player of manipulation rummy: ``random`` (and level ``easy``), ``greedy`` (``medium``),
-    ``expert`` (``expert``; ``hard`` plays it without keeping a reserve card). The search player does
-    not play this game yet: asking for it is an error that says so."""
+    """A player of manipulation rummy: ``random`` (and level ``easy``), ``greedy`` (level ``hard``),
+    ``expert`` (level ``expert``); level ``medium`` is the expert holding a card back, measured a
+    little weaker than greedy. The search player does not play this game yet: asking for it is an
+    error that says so."""
     name = spec.strip().lower()
     if name in ("random", "easy"):
         return ManipulationRandom(seed)
-    if name in ("greedy", "medium"):
+    if name in ("greedy", "hard"):
         return ManipulationGreedy(seed)
     if name == "expert":
         return ManipulationExpert(seed)
-    if name == "hard":
-        return ManipulationExpert(seed, MANIPULATION_HARD)
+    if name == "medium":
+        return ManipulationExpert(seed, MANIPULATION_MEDIUM)
     if name == "search":
         raise ValueError("the search player does not play manipulation rummy yet (use random, greedy "
                          "or expert)")

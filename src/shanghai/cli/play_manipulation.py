@@ -135,6 +135,7 @@ class ManipulationTextGame:
         g = self.game
         seat = g.turn
         v = manipulation_view(g, seat)
+        hands_before = len(g.hand_results)
         action = self.bots[seat].choose(v)
         try:
             g.apply(action)
@@ -143,16 +144,18 @@ class ManipulationTextGame:
             self.out(f"({self.names[seat]} tried {action}: {exc}; it plays another move)")
             action = fallback
             g.apply(action)
-        self._narrate(seat, action)
+        self._narrate(seat, action, hands_before)
 
-    def _narrate(self, seat: int, action: ManipulationAction) -> None:
+    def _narrate(self, seat: int, action: ManipulationAction, hands_before: int | None = None) -> None:
         who = "You" if seat == self.human else self.names[seat]
         if isinstance(action, DrawStock):
             self.out(f"{who} cannot meld and {'draw' if who == 'You' else 'draws'} a card.")
         elif isinstance(action, Pass):
             self.out(f"{who} cannot meld, the stock is empty: {'pass' if who == 'You' else 'passes'}.")
         else:
-            left = len(self.game.hands[seat]) if not self.game.is_over else 0
+            # Going out ends the hand and the next one is dealt at once: then 0 cards are left.
+            ended = hands_before is not None and len(self.game.hand_results) > hands_before
+            left = 0 if ended or self.game.is_over else len(self.game.hands[seat])
             self.out(f"{who} {'place' if who == 'You' else 'places'} {cards_text(action.placed)}"
                      f" ({left} card{'s' if left != 1 else ''} left).")
 
@@ -246,8 +249,9 @@ class ManipulationTextGame:
         return self._act(action)
 
     def _act(self, action: ManipulationAction) -> bool:
+        hands_before = len(self.game.hand_results)
         self.game.apply(action)  # IllegalActionError: reported by _command, nothing changed
-        self._narrate(self.human, action)
+        self._narrate(self.human, action, hands_before)
         return True  # after a draw the loop comes back to this player, showing the new card
 
     def _hint(self, v: ManipulationView) -> str:

@@ -110,7 +110,7 @@ def parse_manipulation_action(text: str) -> ManipulationAction:
     shanghai.errors.IllegalActionError: cannot read action '1 play : 7S 7H 7D': a play places at least one card
     """
     words = text.split()
-    if len(words) < 2 or not words[0].isdigit():
+    if len(words) < 2 or not (words[0].isascii() and words[0].isdigit()):
         raise IllegalActionError(f"cannot read action {text!r}: expected '<seat> <verb> ...'")
     seat, verb = int(words[0]), words[1].lower()
     if verb == "draw" and len(words) == 2:
@@ -291,7 +291,9 @@ class ManipulationGame:
             for c in action.placed:
                 hand.remove(c)
             self.table = new_table
-            self.actions.append(action)
+            # Kept in canonical form: the record's text then replays to the very same action.
+            self.actions.append(PlayToTable(action.seat, tuple(sorted(action.placed, key=sort_key)),
+                                            new_table))
             self.passes = 0
             if not hand:
                 self._end_hand(self.turn)

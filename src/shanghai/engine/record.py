@@ -31,7 +31,7 @@ from shanghai.errors import (
     ShanghaiError,
 )
 from shanghai.rules import OTHER_GAMES, PRESETS, AnyRules, ManipulationRules, game_rules, preset
-from shanghai.rules.model import Contract, MeldRequirement, PackSpec, RoundSpec
+from shanghai.rules.model import Contract, MeldRequirement, PackSpec, RoundSpec, Rules
 
 FORMAT = "shanghai-record"
 VERSION = 1
@@ -78,13 +78,27 @@ def rules_from_spec(spec: dict[str, Any]) -> AnyRules:
     """Rules from a record's ``rules`` object."""
     if not isinstance(spec, dict) or "preset" not in spec:
         raise RecordError("the record's rules must name a preset")
+    options = spec.get("options", [])
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        raise RecordError(f"the record's rules cannot be used: options must be a list of names, not {options!r}")
+    changes = spec.get("changes", {})
+    if not isinstance(changes, dict):
+        raise RecordError(f"the record's rules cannot be used: changes must be an object, not {changes!r}")
+    if "options" in changes:
+        raise RecordError("the record's rules cannot be used: options are given as \"options\", not as a change")
     if str(spec["preset"]).strip().lower() in OTHER_GAMES:
         return _other_game_rules(spec)
     try:
-        rules = preset(str(spec["preset"]), spec.get("options", []))
+        rules = preset(str(spec["preset"]), options)
     except (ShanghaiError, RuleNotImplementedError) as exc:
         raise RecordError(f"the record's rules cannot be used: {exc}") from exc
-    changes = dict(spec.get("changes", {}))
+    try:
+        return _changed_contract_rules(rules, dict(changes))
+    except (InconsistentRulesError, TypeError, KeyError, ValueError) as exc:
+        raise RecordError(f"the record's rules cannot be used: {exc}") from exc
+
+
+def _changed_contract_rules(rules: Rules, changes: dict[str, Any]) -> Rules:
     if "rounds" in changes:
         changes["rounds"] = tuple(
             RoundSpec(Contract(tuple(MeldRequirement(m["kind"], m["min_size"])
@@ -94,10 +108,7 @@ def rules_from_spec(spec: dict[str, Any]) -> AnyRules:
         changes["packs"] = tuple(PackSpec(**p) for p in changes["packs"])
     if "rank_points" in changes:
         changes["rank_points"] = tuple(changes["rank_points"])
-    try:
-        return rules.changed(**changes) if changes else rules
-    except (InconsistentRulesError, TypeError, KeyError) as exc:
-        raise RecordError(f"the record's rules cannot be used: {exc}") from exc
+    return rules.changed(**changes) if changes else rules
 
 
 def _other_game_rules(spec: dict[str, Any]) -> ManipulationRules:
@@ -108,13 +119,13 @@ def _other_game_rules(spec: dict[str, Any]) -> ManipulationRules:
     if not isinstance(base, ManipulationRules):  # pragma: no cover - OTHER_GAMES are manipulation
         raise RecordError(f"{spec['preset']} is not manipulation rummy")
     changes = dict(spec.get("changes", {}))
-    if "packs" in changes:
-        changes["packs"] = tuple(PackSpec(**p) for p in changes["packs"])
-    if "deal_batches" in changes:
-        changes["deal_batches"] = tuple(changes["deal_batches"])
     try:
+        if "packs" in changes:
+            changes["packs"] = tuple(PackSpec(**p) for p in changes["packs"])
+        if "deal_batches" in changes:
+            changes["deal_batches"] = tuple(changes["deal_batches"])
         return base.changed(**changes) if changes else base
-    except (InconsistentRulesError, TypeError, KeyError) as exc:
+    except (InconsistentRulesError, TypeError, KeyError, ValueError) as exc:
         raise RecordError(f"the record's rules cannot be used: {exc}") from exc
 
 

@@ -26,6 +26,8 @@ from shanghai.rules.model import PackSpec
 
 # What "If you have the ability to meld more than 1 card you are required to" obliges (decide).
 MustMeld = Literal["one-card"]
+# The most decks a pack may have (for up to 8 players).
+MAX_DECKS = 3
 # What a player who cannot meld does when the stock is empty (decide).
 EmptyStock = Literal["pass"]
 
@@ -92,6 +94,9 @@ class ManipulationRules:
             if key not in names:
                 raise InconsistentRulesError(
                     f"unknown rule {key!r}; rules are: " + ", ".join(sorted(names)))
+        if "target_score" in changes and self.options and "options" not in changes:
+            # The option target=N names the target: it follows a changed target.
+            changes = {**changes, "options": (f"target={changes['target_score']}",)}
         return dataclasses.replace(self, **changes)
 
 
@@ -107,11 +112,23 @@ def _problems(r: ManipulationRules) -> list[str]:
             p.append(f"exactly one pack must be given for {n} players, found {len(packs)}")
         elif packs[0].jokers:
             p.append("manipulation rummy is played without jokers")
+        elif not 1 <= packs[0].decks <= MAX_DECKS:
+            # The table solver's work grows steeply with the copies of a card (measured: 0.1-0.3 s
+            # a play with 3 decks, seconds with 6).
+            p.append(f"manipulation rummy is played with 1 to {MAX_DECKS} decks, not {packs[0].decks}")
         elif packs[0].size < n * r.hand_size + 1:
             p.append(f"a pack of {packs[0].size} cards cannot deal {r.hand_size} to {n} players and "
                      f"leave a stock")
+    for name in ("min_players", "max_players", "hand_size", "target_score", "card_points"):
+        value = getattr(r, name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            p.append(f"{name} must be a whole number, not {value!r}")
+    if p:
+        return p
     if r.target_score < 1:
         p.append(f"target_score must be at least 1, not {r.target_score}")
+    if not isinstance(r.options, tuple) or any(o != f"target={r.target_score}" for o in r.options):
+        p.append(f"the only option is target=N, the target score ({r.target_score} here), not {r.options!r}")
     if r.must_meld != "one-card":
         p.append(f"must_meld must be 'one-card', not {r.must_meld!r}")
     if r.empty_stock != "pass":

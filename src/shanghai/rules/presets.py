@@ -248,9 +248,10 @@ def _other_game(rules: ManipulationRules, opts: list[str]) -> ManipulationRules:
     for opt in dict.fromkeys(opts):
         name, _, value = opt.partition("=")
         if name.strip() == "target":
-            if not value.strip().isdigit() or int(value) < 1:
+            digits = value.strip()
+            if not (digits.isascii() and digits.isdigit() and len(digits) <= 6) or int(digits) < 1:
                 raise InconsistentRulesError(f"option {opt!r}: the target score must be a whole number "
-                                             f"of at least 1, as in target=25")
+                                             f"from 1 to 999999, as in target=25")
             target = int(value)
             continue
         where = (f"applies to {', '.join(OPTION_PRESETS)}, not to {rules.name}" if opt in OPTIONS
