@@ -1,7 +1,7 @@
 """The table solver of manipulation rummy (document 004, first part), checked by examples, by properties,
 against an independent integer program (``tests/milp_table.py``) and against brute force.
 
-``SHANGHAI_TABLE_CASES`` sets how many random positions the integer program checks (default 1000).
+``SHANGHAI_TABLE_CASES`` sets how many random positions the integer program checks (default 2000).
 """
 
 from __future__ import annotations
@@ -406,7 +406,7 @@ def test_brute_force_small() -> None:
 
 # -- the integer program ------------------------------------------------------------------------------
 def test_milp_cross_check() -> None:
-    cases = int(os.environ.get("SHANGHAI_TABLE_CASES", "1000"))
+    cases = int(os.environ.get("SHANGHAI_TABLE_CASES", "2000"))
     rng = random.Random(20261130)
     start = time.perf_counter()
     for i in range(cases):
