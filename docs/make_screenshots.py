@@ -1,7 +1,8 @@
 """Screenshots of the terminal game for the README: ``python docs/make_screenshots.py``.
 
 Plays a seeded game headless (Textual's pilot) until there are melds on the table and it is the
-person's turn, and saves the screen as SVG in ``docs/screenshots/tui-table.svg``.
+person's turn, and saves the screen as SVG in ``docs/screenshots/tui-table.svg``; the same for
+manipulation rummy in ``docs/screenshots/tui-manipulation.svg``.
 """
 
 from __future__ import annotations
@@ -53,5 +54,32 @@ def table_screenshot(path: Path = HERE / "screenshots" / "tui-table.svg", seed: 
     return path
 
 
+def manipulation_screenshot(path: Path = HERE / "screenshots" / "tui-manipulation.svg", seed: int = 5) -> Path:
+    """Save a game of manipulation rummy in progress (several melds, the person to play) as SVG."""
+    from shanghai.bots.manipulation import ManipulationGreedy
+    from shanghai.engine.manipulation import ManipulationGame, manipulation_view
+    from shanghai.rules import MANIPULATION
+    from shanghai.tui.session import ManipulationSession
+
+    game = ManipulationGame.new(MANIPULATION, 4, seed)
+    players = [ManipulationGreedy(s) for s in range(4)]
+    while not (game.turn == 0 and len(game.table) >= 5 and game.can_meld() and not game.drawn):
+        game.apply(players[game.turn].choose(manipulation_view(game, game.turn)))
+
+    async def main() -> None:
+        session = ManipulationSession(game, ["Ann", "Bob", "Cy", "Di"], [HUMAN, "greedy", "greedy", "greedy"])
+        app = ShanghaiApp(Settings(pause=0, buy_timeout=0), session)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("h")
+            await pilot.pause()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            app.save_screenshot(path.name, str(path.parent))
+
+    asyncio.run(main())
+    return path
+
+
 if __name__ == "__main__":
     print(table_screenshot())
+    print(manipulation_screenshot())
