@@ -241,13 +241,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="short runs (a smoke test)")
     parser.add_argument("--json", default=str(HERE / "results.json"), help="where to write the figures")
+    parser.add_argument("--only", default="",
+                        help="comma-separated parts to run (of: rounds, peers, solver, legal_actions, "
+                             "state); all by default")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="seconds for the game engines in all (default 20, 3 with --quick)")
     args = parser.parse_args(argv)
-    seconds = 3.0 if args.quick else 20.0
+    only = {part.strip() for part in args.only.split(",") if part.strip()}
+    unknown = only - {"rounds", "peers", "solver", "legal_actions", "state"}
+    if unknown:
+        parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
+
+    def wanted(part: str) -> bool:
+        return not only or part in only
+
+    seconds = args.seconds if args.seconds is not None else 3.0 if args.quick else 20.0
     results: dict[str, Any] = {"machine": machine(), "when": time.strftime("%Y-%m-%d %H:%M:%S")}
     # The three game engines run in turns of short slices, so that a machine whose speed drifts
     # during the run slows them alike and their ratio holds.
-    engines = {"rounds": bench_shanghai_rounds, "rlcard_gin_rummy": bench_rlcard,
-               "open_spiel_gin_rummy": bench_open_spiel}
+    engines: dict[str, Callable[[float], dict[str, Any]]] = {}
+    if wanted("rounds"):
+        engines["rounds"] = bench_shanghai_rounds
+    if wanted("peers"):
+        engines["rlcard_gin_rummy"] = bench_rlcard
+        engines["open_spiel_gin_rummy"] = bench_open_spiel
     slices = 5
     totals = in_slices(engines, seconds, slices, ("games", "rounds", "actions", "seconds"))
     for total in totals.values():
@@ -259,13 +276,15 @@ def main(argv: list[str] | None = None) -> int:
                 total["rounds_per_s"] = round(total["rounds"] / secs, 2)
             total["slices"] = slices
     steps: list[tuple[str, Callable[[], dict[str, Any]]]] = [
-        ("rounds", lambda: totals["rounds"]),
-        ("rlcard_gin_rummy", lambda: totals["rlcard_gin_rummy"]),
-        ("open_spiel_gin_rummy", lambda: totals["open_spiel_gin_rummy"]),
-        ("solver", lambda: bench_solver(HERE / "data" / "solver_corpus.jsonl", 1 if args.quick else 3)),
-        ("legal_actions", lambda: bench_legal(20 if args.quick else 150)),
-        ("state", lambda: bench_copy(10 if args.quick else 50)),
+        (key, lambda key=key: totals[key]) for key in engines  # type: ignore[misc]
     ]
+    if wanted("solver"):
+        steps.append(("solver", lambda: bench_solver(HERE / "data" / "solver_corpus.jsonl",
+                                                     1 if args.quick else 3)))
+    if wanted("legal_actions"):
+        steps.append(("legal_actions", lambda: bench_legal(20 if args.quick else 150)))
+    if wanted("state"):
+        steps.append(("state", lambda: bench_copy(10 if args.quick else 50)))
     m = results["machine"]
     print(f"machine: {m['cpu']} ({m['cores']} cores), {m['system']}, "
           f"{m['implementation']} {m['python']}")
@@ -277,9 +296,9 @@ def main(argv: list[str] | None = None) -> int:
         for k, v in figures.items():
             if k != "what":
                 print(f"  {k}: {v}")
-    ours = results["rounds"]["actions_per_s"]
+    ours = results.get("rounds", {}).get("actions_per_s")
     for peer in ("rlcard_gin_rummy", "open_spiel_gin_rummy"):
-        if "actions_per_s" in results[peer]:
+        if ours and "actions_per_s" in results.get(peer, {}):
             results[peer]["shanghai_ratio"] = round(ours / results[peer]["actions_per_s"], 2)
             print(f"\nshanghai / {peer}: {results[peer]['shanghai_ratio']}x actions per second")
     Path(args.json).write_text(json.dumps(results, indent=2) + "\n")

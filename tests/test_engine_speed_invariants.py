@@ -11,11 +11,14 @@ import random
 
 import pytest
 
+from shanghai import fits
 from shanghai.bots import RandomPlayer
 from shanghai.cards import Card, make_pack
-from shanghai.engine import Game, Phase
+from shanghai.engine import Game, GoDown, LayOff, Phase
 from shanghai.engine.contract_bound import ContractBound, contract_bound
 from shanghai.engine.view import view
+from shanghai.errors import InvalidMeldError
+from shanghai.melds import check_run, check_set
 from shanghai.rules import preset
 from shanghai.solver import solve_contract
 
@@ -119,3 +122,96 @@ def test_random_players_replay_the_same_game() -> None:
         return game.snapshot()
 
     assert play() == play()
+
+
+@pytest.mark.parametrize(("name", "options"), [*PRESETS, ("may-i", ("no-split",)), ("isra-junior", ())])
+def test_bound_from_its_summary_equals_the_bound_from_the_hand(name: str, options: tuple[str, ...]) -> None:
+    """``possible`` reads one sum over the hand; ``_possible_reference`` reads the hand itself."""
+    rules = preset(name, options)
+    rng = random.Random(7)
+    for decks in (2, 3):
+        pack = make_pack(decks, 6)
+        for number in range(1, len(rules.rounds) + 1):
+            bound = ContractBound(rules, number)
+            for hand in _hands(rng, pack, 150) + [rng.sample(pack, rng.randint(12, 30)) for _ in range(150)]:
+                assert bound.possible(hand) == bound._possible_reference(hand), (number, sorted(hand))
+
+
+@pytest.mark.parametrize(("name", "options"), [*PRESETS, ("may-i", ("no-split",)), ("may-i-10", ())])
+def test_lay_off_options_by_shape_equal_those_tried(name: str, options: tuple[str, ...]) -> None:
+    """Melds of one shape share their options (fits._shape): each meld met in play accepts
+    exactly the cards that trying every card on it finds."""
+    rules = preset(name, options)
+    seen: set[object] = set()
+    for seed in range(6):
+        game = Game.new(rules, 4, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            for tm in game.table:
+                if tm.meld not in seen:
+                    seen.add(tm.meld)
+                    assert fits.lay_off_options(tm.meld, rules) == fits._options(tm.meld, rules), tm.meld
+            legal = game.legal_list()
+            progress = [a for a in legal if isinstance(a, GoDown | LayOff)]
+            game.apply(rng.choice(progress or legal))
+    assert len(seen) > 50
+
+
+def test_lay_off_options_of_every_small_run_and_set() -> None:
+    """Every run of 3 to 6 places with any wilds in it (and every set), laid out by hand: the
+    options by shape equal the options tried, under each preset's rules."""
+    for name, options in [*PRESETS, ("may-i", ("no-split",))]:
+        rules = preset(name, options)
+        wilds = [Card(c) for c in (64, 2, 50) if rules.is_wild(c)]
+        for suit in range(4):
+            for low in range(1, 15):
+                for size in range(3, 7):
+                    if low + size - 1 > 14:
+                        break
+                    for pattern in range(1 << size):
+                        for wild in wilds:
+                            cards = tuple(wild if pattern >> i & 1 else
+                                          Card(suit * 16 + (1 if low + i == 14 else low + i))
+                                          for i in range(size))
+                            try:
+                                meld = check_run(cards, rules)
+                            except InvalidMeldError:
+                                continue
+                            if meld.low != low:
+                                continue
+                            assert fits.lay_off_options(meld, rules) == fits._options(meld, rules), meld
+        for rank in range(1, 14):
+            for naturals in range(0, 5):
+                for extra in range(0, 4):
+                    for wild in wilds or [Card(64)]:
+                        cards = tuple(Card(s * 16 + rank) for s in range(naturals)) + (wild,) * extra
+                        try:
+                            meld = check_set(cards, rules)
+                        except InvalidMeldError:
+                            continue
+                        assert fits.lay_off_options(meld, rules) == fits._options(meld, rules), meld
+
+
+def test_lay_offs_made_from_the_options_equal_those_checked() -> None:
+    """A lay-off the meld's options list is made directly (``Game._laid_off``): the same meld as
+    ``Meld.lay_off`` makes, checking it."""
+    checked = 0
+    for name, options in [*PRESETS, ("may-i", ("no-split",)), ("may-i-10", ())]:
+        rules = preset(name, options)
+        seen: set[object] = set()
+        for seed in range(3):
+            game = Game.new(rules, 4, seed=seed)
+            rng = random.Random(seed)
+            while not game.is_over:
+                for tm in game.table:
+                    if tm.meld in seen:
+                        continue
+                    seen.add(tm.meld)
+                    for card, ends in fits.lay_off_options(tm.meld, rules).items():
+                        for end in ends:
+                            assert game._laid_off(tm.meld, card, end) == tm.meld.lay_off(card, end, rules)
+                            checked += 1
+                legal = game.legal_list()
+                progress = [a for a in legal if isinstance(a, GoDown | LayOff)]
+                game.apply(rng.choice(progress or legal))
+    assert checked > 1000

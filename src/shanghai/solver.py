@@ -644,6 +644,49 @@ def _fewest_of_suit(counts: list[int], suit: int, extents: _Extents, m: int, mos
     return found
 
 
+_SuitPart = tuple[_Extents, list[_Option], int, tuple[tuple[int, int, int], ...]]
+_SUIT_PARTS: dict[tuple[object, ...], _SuitPart] = {}
+
+
+def _suit_part(info: _Info, counts: list[int], suit: int, m: int, wilds: int, trim: bool
+               ) -> _SuitPart:
+    """What ``_Fast.mixed`` reads of one suit, kept by the suit's cards (it reads nothing else of
+    the hand): its extents (``_intervals``), its run options (natural points, wilds, suit, low,
+    high, cards, places holding a natural) in the extents' order, the points of its naturals that
+    some extent covers, and (rank, naturals, points) of each rank held whose naturals none covers
+    the points of (points 0 when covered). The lists are shared: not to change."""
+    base = suit * 16
+    key = (info, suit, m, wilds, trim, *counts[base + 1:base + 14])
+    found = _SUIT_PARTS.get(key)
+    if found is not None:
+        return found
+    ext = _intervals(counts, suit, m, wilds, info, trim)
+    options: list[_Option] = []
+    cover = 0
+    for (lo, hi, cards), flags, natp, nw in zip(*ext[:4], strict=True):
+        cover |= ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+        options.append((natp, nw, suit, lo, hi, cards, flags))
+    if cover & (1 << 14):
+        cover |= 2
+    pts = info.pts
+    cover_pts = 0
+    ranks: list[tuple[int, int, int]] = []
+    for c in range(base + 1, base + 14):
+        n = counts[c]
+        if n:
+            r = c & 15
+            if cover >> r & 1:
+                cover_pts += n * pts[c]
+                ranks.append((r, n, 0))
+            else:
+                ranks.append((r, n, n * pts[c]))
+    found = (ext, options, cover_pts, tuple(ranks))
+    if len(_SUIT_PARTS) >= 1 << 15:
+        _SUIT_PARTS.clear()
+    _SUIT_PARTS[key] = found
+    return found
+
+
 def _runs_least_wilds(per_suit: list[list[int]], runs: int) -> int:
     """The fewest wilds ``runs`` runs need over the suits, from each suit's fewest."""
     best = [0] + [1 << 20] * runs
@@ -703,7 +746,8 @@ class _Fast:
             for r in range(1, 14):
                 n = counts[r] + counts[16 + r] + counts[32 + r] + counts[48 + r]
                 if n >= (m + 2) // 2 and n + self.W >= m:
-                    ranks.append((sum(counts[c] * pts[c] for c in range(r, 64, 16)), r))
+                    ranks.append((counts[r] * pts[r] + counts[16 + r] * pts[16 + r]
+                                  + counts[32 + r] * pts[32 + r] + counts[48 + r] * pts[48 + r], r))
             for _, r in sorted(ranks, reverse=True):
                 self._fixed_rank = r
                 self.mixed()
@@ -1031,15 +1075,15 @@ class _Fast:
                 hi = iv[1]
                 if sep and any(lo <= h2 + 1 and hi >= l2 - 1 for l2, h2, _ in chosen):
                     continue
-                cards = iv[2]
+                # The last run: nothing is searched after it, so ``use`` is only read (a run
+                # holds each card of its suit once).
                 dw = dp = dc = 0
-                for c in cards:
-                    u = use[c] + 1
-                    use[c] = u
+                for c in iv[2]:
+                    u = use[c]
                     have = counts[c]
-                    if u > have:
+                    if u >= have:
                         dw += 1
-                        if have and u == have + 1:
+                        if have and u == have:
                             dc += 1
                     else:
                         dp += pts[c]
@@ -1063,8 +1107,6 @@ class _Fast:
                             store_shared(w2, v2)
                     chosen.pop()
                     chosen_i.pop()
-                for c in cards:
-                    use[c] -= 1
 
         def dfs(start: int, w: int, natp: int, contested: int) -> None:
             j = len(chosen)
@@ -1266,33 +1308,25 @@ class _Fast:
         fixed = self._fixed_rank
         # options: (natural points, wilds, suit, low, high, cards, places that want a natural)
         if self._runs_prep is None:  # the same for every rank tried for a set
-            all_ext = [_intervals(counts, suit, self.m_run, W, info, not majority) for suit in range(4)]
+            all_ext = []
+            base: list[tuple[int, int, int, int, int, tuple[int, ...], tuple[bool, ...]]] = []
+            rank_n = [0] * 16
+            uncovered = [0] * 16  # points of each rank's naturals that no run covers
+            cover_pts = 0  # points of the naturals some run covers
+            for suit in range(4):
+                part = _suit_part(info, counts, suit, self.m_run, W, not majority)
+                all_ext.append(part[0])
+                base += part[1]
+                cover_pts += part[2]
+                for r, n, points in part[3]:
+                    rank_n[r] += n
+                    uncovered[r] += points
             if self.k_runs == 1:
                 fewest_runs = min((min(e[3]) for e in all_ext if e[0]), default=W + 1)
             else:
                 fewest_runs = _runs_least_wilds(
                     [_fewest_of_suit(counts, suit, e, self.m_run, self.k_runs, W, info, False,
                                      not majority) for suit, e in enumerate(all_ext)], self.k_runs)
-            base: list[tuple[int, int, int, int, int, tuple[int, ...], tuple[bool, ...]]] = []
-            rank_n = [0] * 16
-            uncovered = [0] * 16  # points of each rank's naturals that no run covers
-            cover_pts = 0  # points of the naturals some run covers
-            for suit, ext in enumerate(all_ext):
-                cover = 0
-                for (lo, hi, cards), flags, natp, nw in zip(*ext[:4], strict=True):
-                    cover |= ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
-                    base.append((natp, nw, suit, lo, hi, cards, flags))
-                if cover & (1 << 14):
-                    cover |= 2
-                for c in range(suit * 16 + 1, suit * 16 + 14):
-                    n = counts[c]
-                    if n:
-                        r = c & 15
-                        rank_n[r] += n
-                        if cover >> r & 1:
-                            cover_pts += n * pts[c]
-                        else:
-                            uncovered[r] += n * pts[c]
             base.sort(key=_NATP, reverse=True)
             self._runs_prep = (fewest_runs, base, rank_n, uncovered, cover_pts)
         fewest_runs, base, rank_n, uncovered, cover_pts = self._runs_prep

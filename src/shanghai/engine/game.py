@@ -655,6 +655,19 @@ class Game:
             del cache[len(table):]
         return cache
 
+    def _laid_off(self, meld: Meld, card: Card, end: End | None) -> Meld:
+        """``meld.lay_off(card, end)`` for a lay-off the meld's options list (``lay_off_options``
+        lists exactly those that ``Meld.lay_off`` accepts): a run is then the same run one place
+        longer, and a set of a known rank the same set one card larger, made without checking
+        them again."""
+        if meld.kind == "run":
+            if end == "low":
+                return Meld("run", (card, *meld.cards), 0, meld.suit, meld.low - 1)
+            return Meld("run", (*meld.cards, card), 0, meld.suit, meld.low)
+        if meld.rank:
+            return Meld("set", (*meld.cards, card), meld.rank)
+        return meld.lay_off(card, end, self.rules)
+
     def _fits(self, meld: Meld, card: Card) -> bool:
         return card in lay_off_options(meld, self.rules)
 
@@ -684,10 +697,14 @@ class Game:
         meld = self.table[a.meld].meld
         if meld.kind == "set" and a.end is not None:
             raise IllegalActionError("a set has no ends: lay off without 'low' or 'high'")
-        try:
-            new = meld.lay_off(a.card, a.end, self.rules)
-        except InvalidMeldError as exc:
-            raise IllegalActionError(f"{card_text(a.card)} does not go on m{a.meld}: {exc}") from exc
+        ends = lay_off_options(meld, self.rules).get(a.card)
+        if ends is not None and a.end in ends:
+            new = self._laid_off(meld, a.card, a.end)
+        else:
+            try:
+                new = meld.lay_off(a.card, a.end, self.rules)
+            except InvalidMeldError as exc:
+                raise IllegalActionError(f"{card_text(a.card)} does not go on m{a.meld}: {exc}") from exc
         hand = list(self.hands[a.seat])
         if not from_pending:
             hand.remove(a.card)
@@ -759,11 +776,13 @@ class Game:
             for end in options.get(wild, ()):
                 if self.rules.going_out != "play-all" or len(hand) != 1:
                     return True
-                placed = m.lay_off(wild, end, self.rules)
-                after = list(table)
-                after[i] = placed
-                if any(self._fits(x, hand[0]) for x in after):
+                # Does the last card then fit the table (with the wild placed)?
+                last = hand[0]
+                if self._fits(self._laid_off(m, wild, end), last):
                     return True
+                for j, x in enumerate(table):
+                    if j != i and last in (cached[j][1] if same[j] else lay_off_options(x, self.rules)):
+                        return True
         return False
 
     def _discard(self, a: Discard) -> None:
@@ -900,16 +919,16 @@ class Game:
 
     def best_go_down(self, seat: int) -> GoDown | None:
         """The go-down leaving the fewest points that the rules let this seat make now."""
-        if self.phase != Phase.PLAY or seat != self.turn or self.down[seat] or self.pending_wild:
+        if self.phase is not _PLAY or seat != self.turn or self.down[seat] or self.pending_wild:
             return None
-        forbidden: set[int] = set()
-        if self.rules.going_out == "play-all":
-            forbidden.add(1)
-        elif self.rules.going_out == "discard-last":
-            forbidden.add(0)
         rules, hand = self.rules, self.hands[seat]
         if not contract_bound(rules, self.round_index + 1).possible(hand):
             return None  # nor can any part of the hand (the fallback below)
+        forbidden: set[int] = set()
+        if rules.going_out == "play-all":
+            forbidden.add(1)
+        elif rules.going_out == "discard-last":
+            forbidden.add(0)
         contract = rules.contract(self.round_index + 1)
         free = solve_contract(hand, contract, rules)
         if free is None:

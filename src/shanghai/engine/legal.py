@@ -23,6 +23,7 @@ from shanghai.fits import replaceable
 if TYPE_CHECKING:
     from shanghai.engine.game import Game, Phase, TableMeld
     from shanghai.fits import Options
+    from shanghai.melds import End
     from shanghai.rules.model import Rules
 
 
@@ -33,6 +34,43 @@ _PASS = tuple(Pass(s) for s in _SEATS)
 _TAKE = tuple(TakeDiscard(s) for s in _SEATS)
 _DRAW = tuple(DrawStock(s) for s in _SEATS)
 _DISCARD = tuple({c: Discard(s, c) for c in (*ALL_NATURALS, JOKER)} for s in _SEATS)
+
+
+_CUTS: dict[tuple[int, int], tuple[Cut, ...]] = {}
+
+
+def _cuts(seat: int, pack_size: int) -> tuple[Cut, ...]:
+    """Every cut of this seat, made once per pack size."""
+    cuts = _CUTS.get((seat, pack_size))
+    if cuts is None:
+        cuts = _CUTS[(seat, pack_size)] = tuple(Cut(seat, t) for t in range(1, pack_size))
+    return cuts
+
+
+# Lay-offs and wild replacements, made once per (seat, card, meld, end) and shared like the values
+# above (a frozen dataclass costs more to build than to look up).
+_LAY_OFFS: dict[tuple[int, Card, int, End | None], LayOff] = {}
+_REPLACES: dict[tuple[int, Card, int], ReplaceWild] = {}
+
+
+def _lay_off(seat: int, card: Card, meld: int, end: End | None) -> LayOff:
+    key = (seat, card, meld, end)
+    action = _LAY_OFFS.get(key)
+    if action is None:
+        if len(_LAY_OFFS) > 100_000:
+            _LAY_OFFS.clear()
+        action = _LAY_OFFS[key] = LayOff(seat, card, meld, end)
+    return action
+
+
+def _replace(seat: int, card: Card, meld: int) -> ReplaceWild:
+    key = (seat, card, meld)
+    action = _REPLACES.get(key)
+    if action is None:
+        if len(_REPLACES) > 100_000:
+            _REPLACES.clear()
+        action = _REPLACES[key] = ReplaceWild(seat, card, meld)
+    return action
 
 
 # What the wilds of a table meld stand for, by the (immutable, shared) TableMeld itself: asking
@@ -72,7 +110,7 @@ def legal_list(game: Game, seat: int | None = None) -> list[Action]:
             out.append(_PASS[s])
     elif phase is _CUT:
         for s in seats:
-            out.extend(Cut(s, t) for t in range(1, game.pack_size))
+            out.extend(_cuts(s, game.pack_size))
     elif phase is _SHANGHAI:
         w = game.shanghai_window
         assert w is not None
@@ -91,7 +129,7 @@ def _play_actions(game: Game, seat: int) -> list[Action]:
     pending = game.pending_wild
     if pending is not None:
         for meld, end in game.spots(pending):
-            action = LayOff(seat, pending, meld, end)
+            action = _lay_off(seat, pending, meld, end)
             if len(hand) > 1 or game.is_legal(action):
                 out.append(action)
         return out
@@ -114,7 +152,7 @@ def _play_actions(game: Game, seat: int) -> list[Action]:
         last_fits = short and len(hand) == 2 and rules.going_out == "play-all"
         accepted = game.accepts() if last_fits else []
         for card, meld, _, end in spots:
-            action = LayOff(seat, card, meld, end)
+            action = _lay_off(seat, card, meld, end)
             if (not short
                     or (last_fits and _fits_elsewhere(accepted, hand[1] if hand[0] == card else hand[0],
                                                       meld))
@@ -138,7 +176,7 @@ def _play_actions(game: Game, seat: int) -> list[Action]:
                 for card in distinct:
                     if card not in wanted:
                         continue
-                    replace = ReplaceWild(seat, card, tm.id)
+                    replace = _replace(seat, card, tm.id)
                     if game.is_legal(replace):
                         out.append(replace)
     if rules.going_out != "play-all" or len(hand) > 1:
