@@ -6,9 +6,7 @@ of them, so it is the key bindings that drive the game.
 
 from __future__ import annotations
 
-import asyncio
 import io
-from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +14,6 @@ import pytest
 
 pytest.importorskip("textual")
 
-from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Select, Static
 
@@ -41,32 +38,12 @@ from shanghai.tui.app import Settings, ShanghaiApp
 from shanghai.tui.screens import ChoiceScreen, CutScreen, RoundOverScreen
 from shanghai.tui.session import HUMAN, GameSession, load_seats
 from shanghai.tui.table import TableScreen
-
-SIZE = (130, 42)
-
-
-def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    asyncio.run(test())
-
-
-def shown(widget: Static) -> str:
-    """The text a Static shows."""
-    console = Console(width=200, record=True, file=io.StringIO())
-    console.print(widget.content)
-    return console.export_text()
-
-
-def prompt_text(table: TableScreen) -> str:
-    return shown(table.query_one("#prompt", Static))
+from tui_helpers import SIZE, past_curtain, prompt_text, run, shown, started
 
 
 def session(tmp_path: Path | None, seed: int = 5, rules: str = "isra", kinds: tuple[str, ...] = ("greedy",) * 3,
             ) -> GameSession:
-    game = Game.new(preset(rules), len(kinds) + 1, seed)
-    names = ["Ann", "Bob", "Cy", "Di", "Ed"][:len(kinds) + 1]
-    s = GameSession(game, names, [HUMAN, *kinds], tmp_path / "game.jsonl" if tmp_path else None)
-    s.start()
-    return s
+    return started(GameSession, Game.new(preset(rules), len(kinds) + 1, seed), kinds, tmp_path)
 
 
 def choose_move(table: TableScreen) -> Action:
@@ -272,17 +249,13 @@ def test_buy_prompt_times_out_to_a_pass() -> None:
 
 def test_pass_and_play_hides_the_hand_between_people() -> None:
     async def main() -> None:
-        from shanghai.tui.screens import CurtainScreen
-
         s = session(None, seed=6, rules="may-i", kinds=(HUMAN, "greedy"))
         app = ShanghaiApp(Settings(pause=0, buy_timeout=0), s)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             seen: set[int] = set()
             for _ in range(40):
-                if isinstance(app.screen, CurtainScreen):
-                    await pilot.press("enter")
-                    await pilot.pause()
+                await past_curtain(pilot)
                 table = app.table
                 seen.add(table.viewer)
                 assert table.session.human_to_act() in (table.viewer, None)

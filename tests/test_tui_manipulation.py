@@ -7,9 +7,7 @@ place them (M), the largest play (B), draw (D), pass (N).
 from __future__ import annotations
 
 import argparse
-import asyncio
-import io
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +15,6 @@ import pytest
 
 pytest.importorskip("textual")
 
-from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Select, Static
 
@@ -29,33 +26,15 @@ from shanghai.rules import MANIPULATION
 from shanghai.table_solver import placeable_cards
 from shanghai.tui.app import Settings, ShanghaiApp
 from shanghai.tui.manipulation import ManipulationScreen
-from shanghai.tui.screens import CurtainScreen, GameOverScreen, InfoScreen, RoundOverScreen
+from shanghai.tui.screens import GameOverScreen, InfoScreen, RoundOverScreen
 from shanghai.tui.session import HUMAN, GameSession, ManipulationSession, load_seats, resume_session
-
-SIZE = (130, 42)
-
-
-def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    asyncio.run(test())
-
-
-def shown(widget: Static) -> str:
-    console = Console(width=200, record=True, file=io.StringIO())
-    console.print(widget.content)
-    return console.export_text()
-
-
-def prompt_text(screen: ManipulationScreen) -> str:
-    return shown(screen.query_one("#prompt", Static))
+from tui_helpers import SIZE, past_curtain, prompt_text, run, shown, started
 
 
 def session(tmp_path: Path | None, seed: int = 4, target: int = 50,
             kinds: Sequence[str] = ("greedy", "greedy")) -> ManipulationSession:
     game = ManipulationGame.new(MANIPULATION.changed(target_score=target), len(kinds) + 1, seed)
-    names = ["Ann", "Bob", "Cy", "Di"][:len(kinds) + 1]
-    s = ManipulationSession(game, names, [HUMAN, *kinds], tmp_path / "game.jsonl" if tmp_path else None)
-    s.start()
-    return s
+    return started(ManipulationSession, game, kinds, tmp_path)
 
 
 def select_keys(screen: ManipulationScreen, cards: Sequence[Card]) -> list[str]:
@@ -365,9 +344,7 @@ def test_scores_keys_and_pass_and_play() -> None:
             await pilot.pause()
             seen: set[int] = set()
             for _ in range(60):
-                if isinstance(app.screen, CurtainScreen):
-                    await pilot.press("enter")
-                    await pilot.pause()
+                await past_curtain(pilot)
                 screen = app.manipulation_table
                 seen.add(screen.viewer)
                 assert s.human_to_act() in (screen.viewer, None)

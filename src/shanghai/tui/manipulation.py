@@ -12,21 +12,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
-from textual.timer import Timer
-from textual.widget import Widget
-from textual.widgets import Footer, RichLog, Static
+from textual.containers import VerticalScroll
+from textual.widgets import Static
 
-from shanghai.cards import Card, rank_sort_key, sort_key
+from shanghai.cards import Card, sort_key
 from shanghai.engine.actions import DrawStock, Pass
 from shanghai.engine.manipulation import (
     HandResult,
@@ -38,11 +34,9 @@ from shanghai.engine.manipulation import (
 from shanghai.errors import IllegalActionError, ShanghaiError
 from shanghai.table_solver import Meld, best_play, placeable_cards
 from shanghai.tui import render
-from shanghai.tui.screens import CurtainScreen, GameOverScreen, InfoScreen, RoundOverScreen
+from shanghai.tui.base import HAND_BINDINGS, CardTable, HandRow
+from shanghai.tui.screens import RoundOverScreen
 from shanghai.tui.session import ManipulationApplied, ManipulationSession
-
-if TYPE_CHECKING:
-    from shanghai.tui.app import ShanghaiApp
 
 KEYS_HELP = Text("""\
 ←/→, Home/End   move the cursor along your hand
@@ -86,22 +80,17 @@ def turn_line(v: ManipulationView, names: Sequence[str]) -> str:
 
 
 def went_out_count(v: ManipulationView, seat: int) -> int:
-    return sum(1 for r in v.hand_results if r.went_out == seat)
+    return render.went_out_count(v.hand_results, seat)
 
 
 def players_table(v: ManipulationView, names: Sequence[str]) -> Table:
-    table = Table(box=None, pad_edge=False, expand=True, show_edge=False)
-    table.add_column("", width=1)
-    table.add_column("player", ratio=3, no_wrap=True, min_width=12)
+    table = render.seats_table()
     table.add_column("cards", justify="right")
     table.add_column("total", justify="right")
     table.add_column("★", no_wrap=True)
     for s in range(v.players):
-        name = names[s] + (" (D)" if s == v.dealer else "")
-        mark = "▶" if s in v.to_act else ""
-        style = ("bold " if s in v.to_act else "") + ("underline" if s == v.seat else "")
-        table.add_row(mark, Text(name, style=style), str(v.hand_counts[s]), str(v.totals[s]),
-                      "★" * went_out_count(v, s))
+        mark, name = render.seat_cells(s, names, v.dealer, v.to_act, v.seat)
+        table.add_row(mark, name, str(v.hand_counts[s]), str(v.totals[s]), "★" * went_out_count(v, s))
     return table
 
 
@@ -198,16 +187,8 @@ def hand_result_text(r: HandResult, names: Sequence[str]) -> Text:
 
 def score_pad(v: ManipulationView, names: Sequence[str]) -> Table:
     """One column per hand (a star for who went out) and the running totals."""
-    table = Table(title=f"Scores (first to {v.rules.target_score} loses)", expand=False)
-    table.add_column("player", no_wrap=True)
-    for r in v.hand_results:
-        table.add_column(f"H{r.number}", justify="right")
-    table.add_column("total", justify="right", style="bold")
-    table.add_column("★")
-    for s in range(v.players):
-        cells = [f"{r.points[s]}{'★' if r.went_out == s else ' '}" for r in v.hand_results]
-        table.add_row(names[s], *cells, str(v.totals[s]), "★" * went_out_count(v, s))
-    return table
+    return render.scores_table(f"Scores (first to {v.rules.target_score} loses)", "H", v.hand_results, v.totals,
+                               names)
 
 
 def game_over_text(v: ManipulationView, names: Sequence[str], winners: Sequence[int],
@@ -225,61 +206,22 @@ def game_over_text(v: ManipulationView, names: Sequence[str], winners: Sequence[
 
 
 # -- the hand ---------------------------------------------------------------------------------------
-class ManipulationHandView(Widget):
+class ManipulationHandView(HandRow["ManipulationScreen"]):
     """The hand: one cell per card, a cursor, ✓ under the selected cards, • under the cards the
     hint says can be placed, + under the cards drawn this turn."""
 
     DEFAULT_CSS = "ManipulationHandView { height: auto; }"
 
-    def __init__(self, table: ManipulationScreen) -> None:
-        super().__init__(id="hand")
-        self.table = table
+    def mark_style(self, mark: str) -> str:
+        return "bold cyan" if mark == "✓" else ("green" if mark else "bold")
 
-    def per_row(self) -> int:
-        return max(1, (self.size.width or 80) // render.CARD_WIDTH)
-
-    def get_content_height(self, container: object, viewport: object, width: int) -> int:
-        n = max(1, len(self.table.hand_cards()))
-        per_row = max(1, width // render.CARD_WIDTH)
-        return 2 * ((n + per_row - 1) // per_row)
-
-    def render(self) -> Text:
-        table = self.table
-        hand = table.hand_cards()
-        if not hand:
-            return Text("(no cards)", style="dim")
-        marks = table.card_marks(hand)
-        per_row = self.per_row()
-        out = Text()
-        for start in range(0, len(hand), per_row):
-            if start:
-                out.append("\n")
-            row = hand[start:start + per_row]
-            for i, c in enumerate(row, start):
-                style = render.card_style(c, None)
-                if i == table.cursor:
-                    style += " reverse underline"
-                out.append(render.card_label(c).ljust(render.CARD_WIDTH - 1), style=style)
-                out.append(" ")
-            out.append("\n")
-            for i in range(start, start + len(row)):
-                mark = marks[i]
-                cell = ("▲" if i == table.cursor and not mark else mark).ljust(render.CARD_WIDTH)
-                out.append(cell, style="bold cyan" if mark == "✓" else ("green" if mark else "bold"))
-        return out
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        index = (offset.y // 2) * self.per_row() + offset.x // render.CARD_WIDTH
-        if 0 <= index < len(self.table.hand_cards()):
-            self.table.cursor = index
-            self.table.action_toggle_select()
+    def clicked(self, index: int, chain: int) -> None:
+        self.table.cursor = index
+        self.table.action_toggle_select()
 
 
 # -- the screen -------------------------------------------------------------------------------------
-class ManipulationScreen(Screen[None]):
+class ManipulationScreen(CardTable[ManipulationView, ManipulationApplied]):
     """The table of manipulation rummy for the person (or people, in turn) at the screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -294,70 +236,28 @@ class ManipulationScreen(Screen[None]):
         Binding("q", "quit_game", "Quit"),
         Binding("question_mark,f1", "keys", "Keys"),
         Binding("space", "toggle_select", "Select", show=False),
-        Binding("left", "cursor(-1)", "←", show=False),
-        Binding("right", "cursor(1)", "→", show=False),
-        Binding("home", "cursor_to(0)", "first card", show=False),
-        Binding("end", "cursor_to(-1)", "last card", show=False),
-        Binding("escape", "clear", "Clear", show=False),
-        Binding("pageup", "scroll_melds(-1)", "Melds up", show=False),
-        Binding("pagedown", "scroll_melds(1)", "Melds down", show=False),
+        *HAND_BINDINGS,
     ]
+    KEYS_HELP = KEYS_HELP
+    HINT_MARKS_HAND = True
     # the keys of the turn's actions, offered only when the rules allow them
     TURN_ACTIONS: ClassVar[frozenset[str]] = frozenset({"place", "best", "draw", "pass"})
 
+    session: ManipulationSession
+
     def __init__(self, session: ManipulationSession, *, pause: float = 0.6, hints: bool = True,
                  notes: Sequence[str] = ()) -> None:
-        super().__init__()
-        self.session = session
-        self.pause = pause
-        self.hints = hints
-        self.notes = list(notes)
-        self.viewer = session.humans[0]
-        self.sort_by = "suit"
-        self.cursor = 0
+        super().__init__(session, pause=pause, hints=hints, notes=notes)
         self.picked: set[int] = set()      # the selected cards: their places in the hand as shown
         self._picked_hand: list[Card] = []  # the hand as shown when they were picked
         self.hinted: frozenset[Card] = frozenset()
         self.changed: set[int] = set()     # melds changed by the last play (indexes of the table)
-        self.current_view: ManipulationView | None = None
-        self.message: Text = Text()
-        self.busy = False                  # a dialog or a between-hands screen is open: the bots wait
-        self._bot_timer: Timer | None = None
         self._view: ManipulationView | None = None
         self._view_key: tuple[int, int, bool] | None = None
 
     # -- layout -----------------------------------------------------------------------------------
-    def compose(self) -> ComposeResult:
-        with Vertical(id="top"):
-            yield Static(id="contract")
-            yield Static(id="turn")
-        with Horizontal(id="middle"):
-            with Vertical(id="side"):
-                yield Static(id="players")
-                yield Static(id="pile")
-            with VerticalScroll(id="melds-box"):
-                yield Static(id="melds")
-        yield RichLog(id="log", max_lines=300, wrap=True, markup=False)
-        yield Static(id="prompt")
-        yield ManipulationHandView(self)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        log = self.query_one("#log", RichLog)
-        for note in self.notes:
-            log.write(Text(note, style="dim"))
-        if self.session.save_error:
-            log.write(Text(self.session.save_error, style="red"))
-        self.refresh_all()
-        self.call_after_refresh(self.advance)
-
-    @property
-    def shanghai_app(self) -> ShanghaiApp:
-        from shanghai.tui.app import ShanghaiApp
-
-        app = self.app
-        assert isinstance(app, ShanghaiApp)
-        return app
+    def hand_widget(self) -> ManipulationHandView:
+        return ManipulationHandView(self)
 
     # -- what is shown ----------------------------------------------------------------------------
     def view(self) -> ManipulationView:
@@ -368,12 +268,6 @@ class ManipulationScreen(Screen[None]):
             self._view = self.session.view(self.viewer)
             self._view_key = key
         return self._view
-
-    def hand_cards(self) -> list[Card]:
-        v = self.current_view
-        if v is None:
-            return []
-        return sorted(v.hand, key=rank_sort_key if self.sort_by == "rank" else sort_key)
 
     def card_marks(self, hand: Sequence[Card]) -> list[str]:
         """Under each card: ✓ when selected, • when the hint says it can be placed, + when drawn
@@ -403,7 +297,7 @@ class ManipulationScreen(Screen[None]):
         self.query_one("#pile", Static).update(stock_text(v))
         self.refresh_melds()
         have = Counter(v.hand)
-        self._keep_picked()
+        self._keep_selection()
         self.hinted = frozenset(c for c in self.hinted if have[c] > 0)
         self.refresh_prompt()
         self.refresh_hand()
@@ -425,7 +319,7 @@ class ManipulationScreen(Screen[None]):
         hand = self._picked_hand
         return Counter(hand[i] for i in self.picked if i < len(hand))
 
-    def _keep_picked(self) -> None:
+    def _keep_selection(self) -> None:
         """The same cards stay selected when the hand is shown in another order (or has changed)."""
         hand = self.hand_cards()
         if hand == self._picked_hand:
@@ -438,23 +332,16 @@ class ManipulationScreen(Screen[None]):
                 self.picked.add(i)
         self._picked_hand = hand
 
-    def refresh_hand(self) -> None:
-        hand = self.hand_cards()
-        self.cursor = min(max(self.cursor, 0), max(len(hand) - 1, 0))
-        self.query_one(ManipulationHandView).refresh(layout=True)
+    def _staged(self) -> Text | None:
+        if not self.selected:
+            return None
+        staged = Text("Selected: ", style="cyan")
+        staged.append_text(render.cards(sorted(self.selected.elements(), key=sort_key), None))
+        staged.append("  (M or Enter places them · Space unselects · Esc clears)", style="dim")
+        return staged
 
-    def refresh_prompt(self) -> None:
-        v = self.current_view or self.view()
-        lines: list[RenderableType] = []
-        if self.message:
-            lines.append(self.message)
-        lines.append(self._what_now(v))
-        if self.selected:
-            staged = Text("Selected: ", style="cyan")
-            staged.append_text(render.cards(sorted(self.selected.elements(), key=sort_key), None))
-            staged.append("  (M or Enter places them · Space unselects · Esc clears)", style="dim")
-            lines.append(staged)
-        self.query_one("#prompt", Static).update(Group(*lines))
+    def bindings_changed(self) -> None:
+        self.refresh_bindings()
 
     def _what_now(self, v: ManipulationView) -> Text:
         names = self.session.names
@@ -475,15 +362,6 @@ class ManipulationScreen(Screen[None]):
         return Text(who + drew + "Select cards (←/→ and Space, or click) · M/Enter: place them, the table "
                     "is arranged for you · B: the largest play · H: hint", style="bold")
 
-    def say(self, text: str, style: str = "") -> None:
-        self.query_one("#log", RichLog).write(Text(text, style=style))
-
-    def refuse(self, reason: str) -> None:
-        self.message = Text(f"✗ Not allowed: {reason}", style="bold red")
-        self.say(f"Not allowed: {reason}", "red")
-        self.app.bell()
-        self.refresh_prompt()
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Place, the largest play, draw and pass are offered only when the rules allow them."""
         if action not in self.TURN_ACTIONS:
@@ -499,56 +377,8 @@ class ManipulationScreen(Screen[None]):
         return isinstance(first, Pass)
 
     # -- the flow of the game ---------------------------------------------------------------------
-    def advance(self) -> None:
-        """Let the computer players act (with a short pause each), then wait for a person."""
-        if self.busy or self._bot_timer is not None:
-            return
-        session = self.session
-        if session.game.is_over:
-            self.refresh_all()
-            self.show_game_over()
-            return
-        while session.bot_to_act() is not None:
-            if self.pause > 0:
-                self._bot_timer = self.set_timer(self.pause, self._bot_move)
-                self.refresh_all()
-                return
-            if self._bot_move_now():
-                return
-        human = session.human_to_act()
-        if human is not None and human != self.viewer:
-            self.viewer = human
-            self.picked.clear()
-            self.hinted = frozenset()
-            if len(session.humans) > 1:
-                self.busy = True
-                self.current_view = None
-                self.refresh_hand()
-                self.refresh_bindings()
-                self.app.push_screen(CurtainScreen(session.names[human], "It is your turn."),
-                                     self._curtain_lifted)
-                return
-        self.refresh_all()
-
-    def _curtain_lifted(self, _: None = None) -> None:
-        self.busy = False
-        self.refresh_all()
-
-    def _bot_move(self) -> None:
-        self._bot_timer = None
-        if self.busy or not self.is_attached:
-            return
-        if not self._bot_move_now():
-            self.advance()
-
-    def _bot_move_now(self) -> bool:
-        """One computer player's move; True when a between-hands screen was opened."""
-        applied = self.session.bot_step()
-        if applied is None:
-            return False
-        if applied.note:
-            self.say(f"({self.session.names[applied.action.seat]} {applied.note})", "dim")
-        return self._after(applied)
+    def _curtain_text(self) -> str:
+        return "It is your turn."
 
     def _after(self, applied: ManipulationApplied) -> bool:
         """Tell what happened; True when the hand ended (its screen is then shown)."""
@@ -581,14 +411,8 @@ class ManipulationScreen(Screen[None]):
             self.refuse(str(exc))
             return False
         self.message = Text()
-        self.picked.clear()
-        self.hinted = frozenset()
-        if self.session.save_error:
-            self.say(self.session.save_error, "red")
-            self.session.save_error = None
-        if not self._after(applied):
-            self.refresh_all()
-            self.advance()
+        self.forget_selection()
+        self._acted(applied)
         return True
 
     def show_hand_over(self, r: HandResult) -> None:
@@ -604,12 +428,7 @@ class ManipulationScreen(Screen[None]):
                                       Text(f"\nNext: hand {v.hand_number}, dealt by {names[v.dealer]}.",
                                            style="bold cyan")]
         self.app.push_screen(RoundOverScreen(f"Hand {r.number} is over", *body,
-                                             footer="Press Enter for the next hand."), self._next_hand)
-
-    def _next_hand(self, _: None = None) -> None:
-        self.busy = False
-        self.refresh_all()
-        self.advance()
+                                             footer="Press Enter for the next hand."), self._next_deal)
 
     def show_game_over(self, first: HandResult | None = None) -> None:
         if self.busy:
@@ -623,19 +442,9 @@ class ManipulationScreen(Screen[None]):
             body.append(hand_result_text(first, names))
         body.append(game_over_text(v, names, game.winners(), game.losers()))
         body.append(score_pad(v, names))
-        record = self.session.record
-        if record is not None:
-            body.append(Text(f"\nThe record of the game is in {record.path}.", style="dim"))
-        self.refresh_bindings()
-        self.app.push_screen(GameOverScreen("The game is over", *body, footer="Press Enter to leave.",
-                                            kind="over"),
-                             lambda _: self.app.exit())
+        self._game_over(body)
 
     # -- the person's actions ---------------------------------------------------------------------
-    def _card_at_cursor(self) -> Card | None:
-        hand = self.hand_cards()
-        return hand[self.cursor] if 0 <= self.cursor < len(hand) else None
-
     def _my_turn(self, v: ManipulationView) -> bool:
         if v.legal:
             return True
@@ -685,20 +494,6 @@ class ManipulationScreen(Screen[None]):
     def action_pass(self) -> None:
         self.act(Pass(self.viewer))
 
-    def action_hint(self) -> None:
-        v = self.view()
-        if not self.hints:
-            self.say("Hints are switched off for this game.", "dim")
-            return
-        if not v.legal:
-            self.say("Hint: nothing to do now — the others are to act.", "dim")
-            return
-        text = self.hint_text(v)
-        self.message = Text(text, style="bold green")
-        self.say(text, "green")
-        self.refresh_prompt()
-        self.refresh_hand()
-
     def hint_text(self, v: ManipulationView) -> str:
         cards = sorted(placeable_cards(v.table, v.hand), key=sort_key)
         self.hinted = frozenset(cards)
@@ -709,73 +504,18 @@ class ManipulationScreen(Screen[None]):
                 if best is not None and best.placed else "")
         return f"Hint: cards that can be placed (•): {' '.join(render.card_label(c) for c in cards)}.{most}"
 
+    def forget_selection(self) -> None:
+        self.picked.clear()
+        self.hinted = frozenset()
+
     def action_toggle_select(self) -> None:
         card = self._card_at_cursor()
         if card is None or self.current_view is None:
             return
-        self._keep_picked()
+        self._keep_selection()
         self.picked ^= {self.cursor}
         self.refresh_prompt()
         self.refresh_hand()
 
-    def action_clear(self) -> None:
-        self.picked.clear()
-        self.hinted = frozenset()
-        self.message = Text()
-        self.refresh_prompt()
-        self.refresh_hand()
-
-    def action_cursor(self, step: int) -> None:
-        n = len(self.hand_cards())
-        if n:
-            self.cursor = (self.cursor + step) % n
-        self.refresh_hand()
-
-    def action_cursor_to(self, index: int) -> None:
-        n = len(self.hand_cards())
-        self.cursor = index % n if n else 0
-        self.refresh_hand()
-
-    def action_sort(self) -> None:
-        card = self._card_at_cursor()
-        self._keep_picked()
-        self.sort_by = "rank" if self.sort_by == "suit" else "suit"
-        self._keep_picked()
-        if card is not None:
-            self.cursor = self.hand_cards().index(card)
-        self.say(f"Hand sorted by {self.sort_by}.", "dim")
-        self.refresh_hand()
-
     def action_score_pad(self) -> None:
-        v = self.view()
-        self.busy = True
-
-        def done(_: None = None) -> None:
-            self.busy = False
-            self.refresh_bindings()
-            self.advance()
-
-        self.refresh_bindings()
-        self.app.push_screen(InfoScreen("Scores", score_pad(v, self.session.names),
-                                        footer="Press Enter to go back."), done)
-
-    def action_quit_game(self) -> None:
-        self.shanghai_app.exit(0)
-
-    def action_scroll_melds(self, direction: int) -> None:
-        box = self.query_one("#melds-box", VerticalScroll)
-        if direction < 0:
-            box.scroll_page_up()
-        else:
-            box.scroll_page_down()
-
-    def action_keys(self) -> None:
-        self.busy = True
-
-        def done(_: None = None) -> None:
-            self.busy = False
-            self.refresh_bindings()
-            self.advance()
-
-        self.refresh_bindings()
-        self.app.push_screen(InfoScreen("Keys", KEYS_HELP, footer="Press Enter to go back."), done)
+        self._show_info("Scores", score_pad(self.view(), self.session.names))

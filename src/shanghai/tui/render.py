@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from rich.table import Table
 from rich.text import Text
@@ -118,25 +119,57 @@ def whose_turn(v: PlayerView, names: Sequence[str]) -> str:
     return f"Dealer {names[v.dealer]} · {who} turn"
 
 
+class Result(Protocol):
+    """A round's (or, in manipulation rummy, a hand's) result, as the score pad shows it."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def went_out(self) -> int | None: ...
+
+    @property
+    def points(self) -> tuple[int, ...]: ...
+
+
+def went_out_count(results: Iterable[Result], seat: int) -> int:
+    """How many times ``seat`` went out (its stars)."""
+    return sum(1 for r in results if r.went_out == seat)
+
+
 def stars(v: PlayerView, seat: int) -> int:
-    return sum(1 for r in v.round_results if r.went_out == seat)
+    return went_out_count(v.round_results, seat)
 
 
-def players_table(v: PlayerView, names: Sequence[str]) -> Table:
+def seats_table() -> Table:
+    """The players' panel with its first columns (▶ who is to act, the player); the game adds its own."""
     table = Table(box=None, pad_edge=False, expand=True, show_edge=False)
     table.add_column("", width=1)
     table.add_column("player", ratio=3, no_wrap=True, min_width=12)
+    return table
+
+
+def seat_cells(s: int, names: Sequence[str], dealer: int, to_act: Sequence[int], viewer: int | None,
+               ) -> tuple[str, Text]:
+    """A seat's first cells in :func:`seats_table`: ▶ when it is to act, and its name ((D): the
+    dealer; bold: to act; underlined: the person at the screen)."""
+    name = names[s] + (" (D)" if s == dealer else "")
+    mark = "▶" if s in to_act else ""
+    style = ("bold " if s in to_act else "") + ("underline" if s == viewer else "")
+    return mark, Text(name, style=style)
+
+
+def players_table(v: PlayerView, names: Sequence[str]) -> Table:
+    table = seats_table()
     table.add_column("cards", justify="right")
     table.add_column("buys left", justify="right")
     table.add_column("down", justify="center")
     table.add_column("total", justify="right")
     table.add_column("★", no_wrap=True)
     for s in range(v.players):
-        name = names[s] + (" (D)" if s == v.dealer else "")
-        mark = "▶" if s in v.to_act else ""
+        mark, name = seat_cells(s, names, v.dealer, v.to_act, v.seat)
         left = max(v.buy_limit - v.buys_used[s], 0)
-        style = ("bold " if s in v.to_act else "") + ("underline" if s == v.seat else "")
-        table.add_row(mark, Text(name, style=style), str(v.hand_counts[s]), f"{left}/{v.buy_limit}",
+        table.add_row(mark, name, str(v.hand_counts[s]), f"{left}/{v.buy_limit}",
                       Text("down", style="green") if v.down[s] else Text("-", style="dim"),
                       str(v.totals[s]), "★" * stars(v, s))
     return table
@@ -287,18 +320,25 @@ def round_result_text(r: RoundResult, v: PlayerView, names: Sequence[str]) -> Te
     return out
 
 
-def score_pad(v: PlayerView, names: Sequence[str]) -> Table:
-    """One column per round (a star for the round's winner) and the running totals."""
-    table = Table(title="Score pad", expand=False)
+def scores_table(title: str, prefix: str, results: Sequence[Result], totals: Sequence[int],
+                 names: Sequence[str]) -> Table:
+    """One column per round or hand (``prefix`` and its number; a star for who went out) and the
+    running totals."""
+    table = Table(title=title, expand=False)
     table.add_column("player", no_wrap=True)
-    for r in v.round_results:
-        table.add_column(f"R{r.number}", justify="right")
+    for r in results:
+        table.add_column(f"{prefix}{r.number}", justify="right")
     table.add_column("total", justify="right", style="bold")
     table.add_column("★")
-    for s in range(v.players):
-        cells = [f"{r.points[s]}{'★' if r.went_out == s else ' '}" for r in v.round_results]
-        table.add_row(names[s], *cells, str(v.totals[s]), "★" * stars(v, s))
+    for s in range(len(totals)):
+        cells = [f"{r.points[s]}{'★' if r.went_out == s else ' '}" for r in results]
+        table.add_row(names[s], *cells, str(totals[s]), "★" * went_out_count(results, s))
     return table
+
+
+def score_pad(v: PlayerView, names: Sequence[str]) -> Table:
+    """One column per round (a star for the round's winner) and the running totals."""
+    return scores_table("Score pad", "R", v.round_results, v.totals, names)
 
 
 def game_over_text(v: PlayerView, names: Sequence[str], winners: Sequence[int],

@@ -1,7 +1,8 @@
 """A game at one screen, without the screen: who sits where, the computer players and the record.
 
 :class:`GameSession` holds a contract game, :class:`ManipulationSession` a game of manipulation
-rummy; :func:`resume_session` continues either from its record. Nothing here imports Textual, so
+rummy (what they share, the seats and the record, is :class:`Seats`); :func:`resume_session`
+continues either from its record. Nothing here imports Textual, so
 the logic can be tested and reused on its own. The record is the plain game's
 (:class:`shanghai.cli.play.RecordFile`): written after every action, so that a game that was killed
 is resumed exactly where it stopped. Which seats are people and the level of each computer player
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar, Generic, Self, TypeVar
 
 from shanghai.cards import Card
 from shanghai.cli.play import (
@@ -41,8 +43,11 @@ from shanghai.engine.view import PlayerView, view
 from shanghai.errors import IllegalActionError
 from shanghai.table_solver import Meld
 
-__all__ = ["HUMAN", "Applied", "GameSession", "ManipulationApplied", "ManipulationSession", "available_levels",
-           "load_seats", "resume_session", "save_seats"]
+__all__ = ["HUMAN", "Applied", "GameSession", "ManipulationApplied", "ManipulationSession", "Seats",
+           "available_levels", "load_seats", "resume_session", "save_seats"]
+
+GameT = TypeVar("GameT", bound="Game | ManipulationGame")
+AppliedT = TypeVar("AppliedT")
 
 
 def available_levels() -> tuple[str, ...]:
@@ -70,10 +75,13 @@ class Applied:
     top: Card | None = None  # the discard pile's top card before the action (public)
 
 
-class GameSession:
-    """One game: the engine's game, the seats' names and kinds, the bots and the record file."""
+class Seats(Generic[GameT, AppliedT]):
+    """What a session of either game holds: the game, the seats' names and kinds (people and the
+    computer players' levels) and the record file, written after every action."""
 
-    def __init__(self, game: Game, names: Sequence[str], kinds: Sequence[str],
+    KIND: ClassVar[str] = "a game"  # the game in words, for the resume's refusal
+
+    def __init__(self, game: GameT, names: Sequence[str], kinds: Sequence[str],
                  record: Path | None = None) -> None:
         if len(names) != game.players or len(kinds) != game.players:
             raise ValueError(f"{len(names)} names and {len(kinds)} kinds for {game.players} seats")
@@ -82,22 +90,66 @@ class GameSession:
         self.game = game
         self.names = list(names)
         self.kinds = list(kinds)
-        self.bots: dict[int, Bot] = make_bots(game, [None if k == HUMAN else k for k in kinds])
         self.record = RecordFile(record, names) if record is not None else None
         self.save_error: str | None = None
 
     @classmethod
-    def resume(cls, path: Path, default_level: str) -> GameSession:
-        """The contract game saved in ``path``; raises ``OSError`` or ``ShanghaiError`` when it
-        cannot (``ValueError`` when the record holds manipulation rummy: see :func:`resume_session`)."""
+    def resume(cls, path: Path, default_level: str) -> Self:
+        """The game of this kind saved in ``path``; raises ``OSError`` or ``ShanghaiError`` when it
+        cannot (``ValueError`` when the record holds the other game: see :func:`resume_session`)."""
         session = resume_session(path, default_level)
-        if not isinstance(session, GameSession):
-            raise ValueError(f"the game in {path} is manipulation rummy, not a contract game")
+        if not isinstance(session, cls):
+            raise ValueError(f"the game in {path} is {session.KIND}, not {cls.KIND}")
         return session
 
     @property
     def humans(self) -> list[int]:
         return [s for s, k in enumerate(self.kinds) if k == HUMAN]
+
+    def bot_to_act(self) -> int | None:
+        """The computer player who must act now, if one must."""
+        raise NotImplementedError
+
+    def human_to_act(self) -> int | None:
+        """The person who must act now (none while a computer player is to act)."""
+        raise NotImplementedError
+
+    def bot_step(self) -> AppliedT | None:
+        """One computer player's action, if one is to act."""
+        raise NotImplementedError
+
+    def start(self) -> None:
+        """Write the whole record (and the seats) once at the start."""
+        if self.record is not None:
+            try:
+                self.record.write_all(self.game)
+                save_seats(self.record.path, self.kinds)
+            except OSError as exc:
+                self._lost(exc)
+
+    def _save(self) -> None:
+        if self.record is None:
+            return
+        try:
+            self.record.sync(self.game)
+        except OSError as exc:
+            self._lost(exc)
+
+    def _lost(self, exc: OSError) -> None:
+        assert self.record is not None
+        self.save_error = f"Could not save the game to {self.record.path}: {exc}. Playing on without saving."
+        self.record = None
+
+
+class GameSession(Seats[Game, Applied]):
+    """One game: the engine's game, the seats' names and kinds, the bots and the record file."""
+
+    KIND = "a contract game"
+
+    def __init__(self, game: Game, names: Sequence[str], kinds: Sequence[str],
+                 record: Path | None = None) -> None:
+        super().__init__(game, names, kinds, record)
+        self.bots: dict[int, Bot] = make_bots(game, [None if k == HUMAN else k for k in kinds])
 
     def view(self, seat: int) -> PlayerView:
         return view(self.game, seat)
@@ -110,15 +162,6 @@ class GameSession:
         if self.game.is_over or self.bot_to_act() is not None:
             return None
         return next((s for s in self.game.to_act() if s not in self.bots), None)
-
-    def start(self) -> None:
-        """Write the whole record (and the seats) once at the start."""
-        if self.record is not None:
-            try:
-                self.record.write_all(self.game)
-                save_seats(self.record.path, self.kinds)
-            except OSError as exc:
-                self._lost(exc)
 
     def apply(self, action: Action) -> Applied:
         """Apply an action (``IllegalActionError`` leaves everything unchanged) and save."""
@@ -139,19 +182,6 @@ class GameSession:
         applied.note = note
         return applied
 
-    def _save(self) -> None:
-        if self.record is None:
-            return
-        try:
-            self.record.sync(self.game)
-        except OSError as exc:
-            self._lost(exc)
-
-    def _lost(self, exc: OSError) -> None:
-        assert self.record is not None
-        self.save_error = f"Could not save the game to {self.record.path}: {exc}. Playing on without saving."
-        self.record = None
-
 
 @dataclass
 class ManipulationApplied:
@@ -165,37 +195,19 @@ class ManipulationApplied:
     note: str | None = None
 
 
-class ManipulationSession:
+class ManipulationSession(Seats[ManipulationGame, ManipulationApplied]):
     """One game of manipulation rummy: the game, the seats' names and kinds, the computer players
     (:func:`shanghai.cli.play_manipulation.manipulation_bots`, the plain game's, so that a game goes
     on the same in either) and the record file, written after every action."""
+
+    KIND = "manipulation rummy"
 
     def __init__(self, game: ManipulationGame, names: Sequence[str], kinds: Sequence[str],
                  record: Path | None = None) -> None:
         from shanghai.cli.play_manipulation import manipulation_bots
 
-        if len(names) != game.players or len(kinds) != game.players:
-            raise ValueError(f"{len(names)} names and {len(kinds)} kinds for {game.players} seats")
-        if HUMAN not in kinds:
-            raise ValueError("at least one seat must be a person")
-        self.game = game
-        self.names = list(names)
-        self.kinds = list(kinds)
+        super().__init__(game, names, kinds, record)
         self.bots = manipulation_bots(game, [None if k == HUMAN else k for k in kinds])
-        self.record = RecordFile(record, names) if record is not None else None
-        self.save_error: str | None = None
-
-    @classmethod
-    def resume(cls, path: Path, default_level: str) -> ManipulationSession:
-        """The manipulation game saved in ``path`` (``ValueError`` when it holds a contract game)."""
-        session = resume_session(path, default_level)
-        if not isinstance(session, ManipulationSession):
-            raise ValueError(f"the game in {path} is a contract game, not manipulation rummy")
-        return session
-
-    @property
-    def humans(self) -> list[int]:
-        return [s for s, k in enumerate(self.kinds) if k == HUMAN]
 
     def view(self, seat: int) -> ManipulationView:
         return manipulation_view(self.game, seat)
@@ -207,15 +219,6 @@ class ManipulationSession:
     def human_to_act(self) -> int | None:
         g = self.game
         return None if g.is_over or g.turn in self.bots else g.turn
-
-    def start(self) -> None:
-        """Write the whole record (and the seats) once at the start."""
-        if self.record is not None:
-            try:
-                self.record.write_all(self.game)
-                save_seats(self.record.path, self.kinds)
-            except OSError as exc:
-                self._lost(exc)
 
     def apply(self, action: ManipulationAction) -> ManipulationApplied:
         """Apply an action (``IllegalActionError`` leaves everything unchanged) and save."""
@@ -242,19 +245,6 @@ class ManipulationSession:
             applied = self.apply(next(iter(g.legal_actions(seat))))
             applied.note = f"tried {action}: {exc}; it plays another move"
             return applied
-
-    def _save(self) -> None:
-        if self.record is None:
-            return
-        try:
-            self.record.sync(self.game)
-        except OSError as exc:
-            self._lost(exc)
-
-    def _lost(self, exc: OSError) -> None:
-        assert self.record is not None
-        self.save_error = f"Could not save the game to {self.record.path}: {exc}. Playing on without saving."
-        self.record = None
 
 
 AnySession = GameSession | ManipulationSession

@@ -9,20 +9,15 @@ from __future__ import annotations
 import importlib
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from rich.console import Group
+from rich.console import RenderableType
 from rich.text import Text
-from textual import events
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.timer import Timer
-from textual.widget import Widget
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import Static
 
-from shanghai.cards import Card, rank_sort_key, sort_key
+from shanghai.cards import Card, sort_key
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -41,72 +36,30 @@ from shanghai.engine.game import Phase
 from shanghai.engine.view import PlayerView
 from shanghai.errors import IllegalActionError, ShanghaiError
 from shanghai.melds import End, run_arrangements
-from shanghai.rules.model import MeldKind
+from shanghai.rules.model import MeldKind, Rules
 from shanghai.tui import render
-from shanghai.tui.screens import ChoiceScreen, CurtainScreen, CutScreen, GameOverScreen, InfoScreen, RoundOverScreen
+from shanghai.tui.base import HAND_BINDINGS, CardTable, HandRow
+from shanghai.tui.screens import ChoiceScreen, CutScreen, RoundOverScreen
 from shanghai.tui.session import Applied, GameSession
 
-if TYPE_CHECKING:
-    from shanghai.tui.app import ShanghaiApp
 
-
-class HandView(Widget):
+class HandView(HandRow["TableScreen"]):
     """The hand: one cell per card, a cursor, cards selected (✓) or put in a meld (1, 2, ...)."""
 
     DEFAULT_CSS = "HandView { height: auto; }"
 
-    def __init__(self, table: TableScreen) -> None:
-        super().__init__(id="hand")
-        self.table = table
+    def card_rules(self) -> Rules | None:
+        v = self.table.current_view
+        return v.rules if v else None
 
-    def per_row(self) -> int:
-        return max(1, (self.size.width or 80) // render.CARD_WIDTH)
-
-    def get_content_height(self, container: object, viewport: object, width: int) -> int:
-        n = max(1, len(self.table.hand_cards()))
-        per_row = max(1, width // render.CARD_WIDTH)
-        return 2 * ((n + per_row - 1) // per_row)
-
-    def render(self) -> Text:
-        table = self.table
-        hand = table.hand_cards()
-        v = table.current_view
-        if not hand:
-            return Text("(no cards)", style="dim")
-        marks = table.card_marks(hand)
-        per_row = self.per_row()
-        out = Text()
-        for start in range(0, len(hand), per_row):
-            if start:
-                out.append("\n")
-            row = hand[start:start + per_row]
-            for i, c in enumerate(row, start):
-                label = render.card_label(c).ljust(render.CARD_WIDTH - 1)
-                style = render.card_style(c, v.rules if v else None)
-                if i == table.cursor:
-                    style += " reverse underline"
-                out.append(label, style=style)
-                out.append(" ")
-            out.append("\n")
-            for i in range(start, start + len(row)):
-                mark = marks[i]
-                cell = ("▲" if i == table.cursor and not mark else mark).ljust(render.CARD_WIDTH)
-                out.append(cell, style="bold cyan" if mark else "bold")
-        return out
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        index = (offset.y // 2) * self.per_row() + offset.x // render.CARD_WIDTH
-        if 0 <= index < len(self.table.hand_cards()):
-            if self.table.cursor == index and event.chain >= 2:
-                self.table.action_toggle_select()
-            self.table.cursor = index
-            self.table.refresh_hand()
+    def clicked(self, index: int, chain: int) -> None:
+        if self.table.cursor == index and chain >= 2:
+            self.table.action_toggle_select()
+        self.table.cursor = index
+        self.table.refresh_hand()
 
 
-class TableScreen(Screen[None]):
+class TableScreen(CardTable[PlayerView, Applied]):
     """The game table for the person (or people, in turn) at the screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -129,33 +82,18 @@ class TableScreen(Screen[None]):
         Binding("space", "toggle_select", "Select", show=False),
         Binding("m", "make_meld", "Meld"),
         Binding("p", "score_pad", "Scores"),
-        Binding("left", "cursor(-1)", "←", show=False),
-        Binding("right", "cursor(1)", "→", show=False),
-        Binding("home", "cursor_to(0)", "first card", show=False),
-        Binding("end", "cursor_to(-1)", "last card", show=False),
-        Binding("escape", "clear", "Clear", show=False),
-        Binding("pageup", "scroll_melds(-1)", "Melds up", show=False),
-        Binding("pagedown", "scroll_melds(1)", "Melds down", show=False),
+        *HAND_BINDINGS,
     ]
+    KEYS_HELP = render.KEYS_HELP
+
+    session: GameSession
 
     def __init__(self, session: GameSession, *, pause: float = 0.6, buy_timeout: float = 10.0,
                  hints: bool = True, notes: Sequence[str] = ()) -> None:
-        super().__init__()
-        self.session = session
-        self.pause = pause
+        super().__init__(session, pause=pause, hints=hints, notes=notes)
         self.buy_timeout = buy_timeout
-        self.hints = hints
-        self.notes = list(notes)
-        humans = session.humans
-        self.viewer = humans[0]
-        self.sort_by = "suit"
-        self.cursor = 0
         self.selected: Counter[Card] = Counter()
         self.groups: list[tuple[MeldSpec, ...]] = []
-        self.current_view: PlayerView | None = None
-        self.message: Text = Text()
-        self.busy = False           # a dialog or a between-rounds screen is open: the bots wait
-        self._bot_timer: Timer | None = None
         self._buy_timer: Timer | None = None
         self._buy_left = 0.0
         self._buy_key: tuple[int, int] | None = None
@@ -163,47 +101,12 @@ class TableScreen(Screen[None]):
         self._last_hand: Counter[Card] = Counter()
 
     # -- layout -----------------------------------------------------------------------------------
-    def compose(self) -> ComposeResult:
-        with Vertical(id="top"):
-            yield Static(id="contract")
-            yield Static(id="turn")
-        with Horizontal(id="middle"):
-            with Vertical(id="side"):
-                yield Static(id="players")
-                yield Static(id="pile")
-            with VerticalScroll(id="melds-box"):
-                yield Static(id="melds")
-        yield RichLog(id="log", max_lines=300, wrap=True, markup=False)
-        yield Static(id="prompt")
-        yield HandView(self)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        log = self.query_one("#log", RichLog)
-        for note in self.notes:
-            log.write(Text(note, style="dim"))
-        if self.session.save_error:
-            log.write(Text(self.session.save_error, style="red"))
-        self.refresh_all()
-        self.call_after_refresh(self.advance)
-
-    @property
-    def shanghai_app(self) -> ShanghaiApp:
-        from shanghai.tui.app import ShanghaiApp
-
-        app = self.app
-        assert isinstance(app, ShanghaiApp)
-        return app
+    def hand_widget(self) -> HandView:
+        return HandView(self)
 
     # -- what is shown ----------------------------------------------------------------------------
     def view(self) -> PlayerView:
         return self.session.view(self.viewer)
-
-    def hand_cards(self) -> list[Card]:
-        v = self.current_view
-        if v is None:
-            return []
-        return sorted(v.hand, key=rank_sort_key if self.sort_by == "rank" else sort_key)
 
     def card_marks(self, hand: Sequence[Card]) -> list[str]:
         """Under each card: the meld it is put in (1, 2, ...), ✓ when selected, or nothing."""
@@ -250,11 +153,6 @@ class TableScreen(Screen[None]):
         self._hand_key = key
         self._last_hand = hand
 
-    def refresh_hand(self) -> None:
-        hand = self.hand_cards()
-        self.cursor = min(max(self.cursor, 0), max(len(hand) - 1, 0))
-        self.query_one(HandView).refresh(layout=True)
-
     def _clip_selection(self, v: PlayerView) -> None:
         have = Counter(v.hand)
         used: Counter[Card] = Counter(c for g in self.groups for spec in g for c in spec.cards)
@@ -264,22 +162,17 @@ class TableScreen(Screen[None]):
         self.selected = Counter({c: min(n, have[c] - used[c]) for c, n in self.selected.items()
                                  if min(n, have[c] - used[c]) > 0})
 
-    def refresh_prompt(self) -> None:
-        v = self.current_view or self.view()
-        lines: list[Text] = []
-        if self.message:
-            lines.append(self.message)
-        lines.append(self._what_now(v))
-        if self.groups or self.selected:
-            staged = Text("Melds to go down with: ", style="cyan")
-            for n, g in enumerate(self.groups, 1):
-                staged.append(f"{n}) " + " ".join(f"{s.kind} " + " ".join(render.card_label(c) for c in s.cards)
-                                                  for s in g) + "  ")
-            if self.selected:
-                staged.append(f"selected: {' '.join(render.card_label(c) for c in sorted(self.selected.elements()))}")
-            staged.append("  (Space select · M make a meld · G go down · Esc clear)", style="dim")
-            lines.append(staged)
-        self.query_one("#prompt", Static).update(Group(*lines))
+    def _staged(self) -> Text | None:
+        if not (self.groups or self.selected):
+            return None
+        staged = Text("Melds to go down with: ", style="cyan")
+        for n, g in enumerate(self.groups, 1):
+            staged.append(f"{n}) " + " ".join(f"{s.kind} " + " ".join(render.card_label(c) for c in s.cards)
+                                              for s in g) + "  ")
+        if self.selected:
+            staged.append(f"selected: {' '.join(render.card_label(c) for c in sorted(self.selected.elements()))}")
+        staged.append("  (Space select · M make a meld · G go down · Esc clear)", style="dim")
+        return staged
 
     def _what_now(self, v: PlayerView) -> Text:
         names = self.session.names
@@ -323,68 +216,12 @@ class TableScreen(Screen[None]):
         who = "" if len(self.session.humans) == 1 else f"{names[self.viewer]}: "
         return Text(who + " · ".join(parts), style="bold")
 
-    def say(self, text: str, style: str = "") -> None:
-        self.query_one("#log", RichLog).write(Text(text, style=style))
-
-    def refuse(self, reason: str) -> None:
-        self.message = Text(f"✗ Not allowed: {reason}", style="bold red")
-        self.say(f"Not allowed: {reason}", "red")
-        self.app.bell()
-        self.refresh_prompt()
-
     # -- the flow of the game ---------------------------------------------------------------------
-    def advance(self) -> None:
-        """Let the computer players act (with a short pause each), then wait for a person."""
-        if self.busy or self._bot_timer is not None:
-            return
-        session = self.session
-        game = session.game
-        if game.is_over:
-            self.refresh_all()
-            self.show_game_over()
-            return
-        while session.bot_to_act() is not None:
-            if self.pause > 0:
-                self._bot_timer = self.set_timer(self.pause, self._bot_move)
-                self.refresh_all()
-                return
-            if self._bot_move_now():
-                return
-        human = session.human_to_act()
-        if human is not None and human != self.viewer:
-            self.viewer = human
-            self.selected.clear()
-            self.groups = []
-            if len(session.humans) > 1:
-                self.busy = True
-                self.current_view = None
-                self.refresh_hand()
-                why = self._what_now(self.view()).plain
-                self.app.push_screen(CurtainScreen(session.names[human], why), self._curtain_lifted)
-                return
-        self.refresh_all()
+    def _curtain_text(self) -> str:
+        return self._what_now(self.view()).plain
+
+    def _person_to_act(self) -> None:
         self._start_buy_timer()
-
-    def _curtain_lifted(self, _: None = None) -> None:
-        self.busy = False
-        self.refresh_all()
-        self._start_buy_timer()
-
-    def _bot_move(self) -> None:
-        self._bot_timer = None
-        if self.busy or not self.is_attached:
-            return
-        if not self._bot_move_now():
-            self.advance()
-
-    def _bot_move_now(self) -> bool:
-        """One computer player's move; True when a between-rounds screen was opened."""
-        applied = self.session.bot_step()
-        if applied is None:
-            return False
-        if applied.note:
-            self.say(f"({self.session.names[applied.action.seat]} {applied.note})", "dim")
-        return self._after(applied)
 
     def _after(self, applied: Applied) -> bool:
         """Tell what happened; True when the round ended (its screen is then shown)."""
@@ -416,14 +253,8 @@ class TableScreen(Screen[None]):
             return False
         self.message = Text()
         if not isinstance(action, Pass):
-            self.groups = []
-            self.selected.clear()
-        if self.session.save_error:
-            self.say(self.session.save_error, "red")
-            self.session.save_error = None
-        if not self._after(applied):
-            self.refresh_all()
-            self.advance()
+            self.forget_selection()
+        self._acted(applied)
         return True
 
     def show_round_over(self, applied: Applied) -> None:
@@ -443,12 +274,7 @@ class TableScreen(Screen[None]):
                    style="bold cyan")
         self.app.push_screen(RoundOverScreen(f"Between rounds: {r.number} of {v.rounds} played", *body, nxt,  # type: ignore[arg-type]
                                              footer="Press Enter for the next round."),
-                             self._next_round)
-
-    def _next_round(self, _: None = None) -> None:
-        self.busy = False
-        self.refresh_all()
-        self.advance()
+                             self._next_deal)
 
     def show_game_over(self, first: object = None) -> None:
         if self.busy:
@@ -457,17 +283,12 @@ class TableScreen(Screen[None]):
         game = self.session.game
         v = self.view()
         names = self.session.names
-        body: list[object] = []
+        body: list[RenderableType] = []
         if first is not None:
             body.append(render.round_result_text(game.round_results[-1], v, names))
         body.append(render.game_over_text(v, names, game.winners(), game.dunce()))
         body.append(render.score_pad(v, names))
-        record = self.session.record
-        if record is not None:
-            body.append(Text(f"\nThe record of the game is in {record.path}.", style="dim"))
-        self.app.push_screen(GameOverScreen("The game is over", *body,  # type: ignore[arg-type]
-                                            footer="Press Enter to leave.", kind="over"),
-                             lambda _: self.app.exit())
+        self._game_over(body)
 
     # -- the buy prompt's countdown ---------------------------------------------------------------
     def _start_buy_timer(self) -> None:
@@ -524,10 +345,6 @@ class TableScreen(Screen[None]):
         self.choose(question, [describe(a) for a in actions], then)
 
     # -- the person's actions ---------------------------------------------------------------------
-    def _card_at_cursor(self) -> Card | None:
-        hand = self.hand_cards()
-        return hand[self.cursor] if 0 <= self.cursor < len(hand) else None
-
     def _legal(self) -> tuple[Action, ...]:
         return self.view().legal
 
@@ -700,31 +517,9 @@ class TableScreen(Screen[None]):
         self.refresh_prompt()
         self.refresh_hand()
 
-    def action_clear(self) -> None:
+    def forget_selection(self) -> None:
         self.selected.clear()
         self.groups = []
-        self.message = Text()
-        self.refresh_prompt()
-        self.refresh_hand()
-
-    def action_cursor(self, step: int) -> None:
-        n = len(self.hand_cards())
-        if n:
-            self.cursor = (self.cursor + step) % n
-        self.refresh_hand()
-
-    def action_cursor_to(self, index: int) -> None:
-        n = len(self.hand_cards())
-        self.cursor = index % n if n else 0
-        self.refresh_hand()
-
-    def action_sort(self) -> None:
-        card = self._card_at_cursor()
-        self.sort_by = "rank" if self.sort_by == "suit" else "suit"
-        if card is not None:
-            self.cursor = self.hand_cards().index(card)
-        self.say(f"Hand sorted by {self.sort_by}.", "dim")
-        self.refresh_hand()
 
     def action_moves(self) -> None:
         v = self.view()
@@ -737,19 +532,6 @@ class TableScreen(Screen[None]):
             return
         names = self.session.names
         self.choose_action("Every legal move:", legal, lambda a: render.describe_action(a, v, names))
-
-    def action_hint(self) -> None:
-        v = self.view()
-        if not self.hints:
-            self.say("Hints are switched off for this game.", "dim")
-            return
-        if not v.legal:
-            self.say("Hint: nothing to do now — the others are to act.", "dim")
-            return
-        text = self.hint_text(v)
-        self.message = Text(text, style="bold green")
-        self.say(text, "green")
-        self.refresh_prompt()
 
     def hint_text(self, v: PlayerView) -> str:
         try:  # the coach is imported only when asked for
@@ -777,31 +559,4 @@ class TableScreen(Screen[None]):
         return words.removeprefix("You ")
 
     def action_score_pad(self) -> None:
-        v = self.view()
-        self.busy = True
-
-        def done(_: None = None) -> None:
-            self.busy = False
-            self.advance()
-
-        self.app.push_screen(InfoScreen("Score pad", render.score_pad(v, self.session.names),
-                                        footer="Press Enter to go back."), done)
-
-    def action_quit_game(self) -> None:
-        self.shanghai_app.exit(0)
-
-    def action_scroll_melds(self, direction: int) -> None:
-        box = self.query_one("#melds-box", VerticalScroll)
-        if direction < 0:
-            box.scroll_page_up()
-        else:
-            box.scroll_page_down()
-
-    def action_keys(self) -> None:
-        self.busy = True
-
-        def done(_: None = None) -> None:
-            self.busy = False
-            self.advance()
-
-        self.app.push_screen(InfoScreen("Keys", render.KEYS_HELP, footer="Press Enter to go back."), done)
+        self._show_info("Score pad", render.score_pad(self.view(), self.session.names))
