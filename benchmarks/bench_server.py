@@ -1,21 +1,30 @@
 """Load on the game server: many tables of WebSocket players on loopback (a benchmark, not a test).
 
 Starts ``shanghai serve`` (SQLite in a temporary folder), creates ``--tables`` tables of four seats,
-and plays them with four WebSocket clients each, every client choosing among the legal actions the
-server listed (going down and laying off first) after ``--think`` seconds. Reports the actions the
-server accepted per second and the latency from an action sent to the sender's next state.
+connects four WebSocket clients to each (the measured time starts once all are connected), and plays
+them, every client choosing among the legal actions the server listed (going down and laying off
+first) after ``--think`` seconds. Reports the actions the server accepted per second and the latency
+from an action sent to the sender's next state.
 
-    python benchmarks/bench_server.py --tables 50 --seconds 30 [--think 0.5] [--json]
+    python benchmarks/bench_server.py --tables 50 --seconds 30 [--think 0.5] [--json] [--profile out.prof]
+
+It also reports the server process's CPU time while the tables play (Linux: ``/proc``) divided by the
+actions it committed meanwhile (counted in its database): the server's CPU per accepted action. On a
+shared machine the latencies say more about the machine's load than the server's; the CPU per action
+is what to compare.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
+import signal
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -57,19 +66,63 @@ def _pick(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     return rng.choice(legal)
 
 
-async def _seat(url: str, token: str, think: float, stop_at: float, latencies: list[float],
+def _committed(db: Path) -> int:
+    """The actions the server has committed (every accepted action is, before anybody is told)."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)) as c:
+        return int(c.execute("SELECT count(*) FROM shanghai_actions").fetchone()[0])
+
+
+def _cpu_seconds(pid: int) -> tuple[float, float]:
+    """A process's user and system CPU time (Linux), NaN elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan"), float("nan")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+class _Clock:
+    """Every seat connects and says hello first; the measured time starts once all have their state."""
+
+    def __init__(self, seats: int) -> None:
+        self.waiting = seats
+        self.all_ready = asyncio.Event()
+        self.go = asyncio.Event()
+        self.stop_at = 0.0
+
+    def ready(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.all_ready.set()
+
+
+async def _seat(url: str, token: str, think: float, clock: _Clock, latencies: list[float],
                 counts: list[int], seed: int) -> None:
     rng = random.Random(seed)
     async with connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
+        first: dict[str, Any] | None = None
+        while first is None:
+            msg = json.loads(await ws.recv())
+            if msg["type"] == "state":
+                first = msg
+        clock.ready()
+        await clock.go.wait()
+        stop_at = clock.stop_at
         sent_at: float | None = None
         acted = -1
         while time.monotonic() < stop_at:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), max(0.01, stop_at - time.monotonic()))
-            except TimeoutError:
-                break
-            msg = json.loads(raw)
+            if first is not None:
+                msg, first = first, None
+            else:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), max(0.01, stop_at - time.monotonic()))
+                except TimeoutError:
+                    break
+                msg = json.loads(raw)
+            if msg["type"] == "accepted":
+                counts[1] += 1
             if msg["type"] != "state" or msg["game"] is None:
                 if msg["type"] == "error":
                     sent_at, acted = None, -1
@@ -92,7 +145,8 @@ async def _seat(url: str, token: str, think: float, stop_at: float, latencies: l
                 counts[0] += 1
 
 
-async def _run(base: str, tables: int, seconds: float, think: float) -> dict[str, Any]:
+async def _run(base: str, tables: int, seconds: float, think: float, pid: int, profiling: bool,
+               db: Path) -> dict[str, Any]:
     tokens: list[list[str]] = []
     for t in range(tables):
         created = _post(f"{base}/api/tables", {"name": "Ann", "rules": "may-i", "seats": ["human"] * 4, "seed": t,
@@ -103,7 +157,7 @@ async def _run(base: str, tables: int, seconds: float, think: float) -> dict[str
         tokens.append(seat_tokens)
     ws_url = base.replace("http", "ws") + "/ws"
     latencies: list[float] = []
-    counts = [0]
+    counts = [0, 0]  # actions sent, actions accepted
     # the hosts start their tables
     for seat_tokens in tokens:
         async with connect(ws_url) as ws:
@@ -111,20 +165,56 @@ async def _run(base: str, tables: int, seconds: float, think: float) -> dict[str
             await ws.send(json.dumps({"type": "start"}))
             while json.loads(await ws.recv())["type"] != "ok":
                 pass
+    # every seat connects and says hello; then the clock starts
+    clock = _Clock(4 * tables)
+    seats = asyncio.gather(*(_seat(ws_url, tok, think, clock, latencies, counts, t * 4 + i)
+                             for t, seat_tokens in enumerate(tokens) for i, tok in enumerate(seat_tokens)))
+    await clock.all_ready.wait()
+    await asyncio.sleep(0.5)  # the last states of the hellos go out
+    if profiling:
+        os.kill(pid, signal.SIGUSR1)
+    committed_start = _committed(db)
     start = time.monotonic()
-    stop_at = start + seconds
-    await asyncio.gather(*(_seat(ws_url, tok, think, stop_at, latencies, counts, t * 4 + i)
-                           for t, seat_tokens in enumerate(tokens) for i, tok in enumerate(seat_tokens)))
+    cpu_start = _cpu_seconds(pid)
+    client_start = time.process_time()
+    clock.stop_at = start + seconds
+    clock.go.set()
+    await seats
     elapsed = time.monotonic() - start
+    cpu_end = _cpu_seconds(pid)
+    client_cpu = time.process_time() - client_start
+    committed = _committed(db) - committed_start
+    if profiling:
+        os.kill(pid, signal.SIGUSR2)
+    user, system = cpu_end[0] - cpu_start[0], cpu_end[1] - cpu_start[1]
+    cpu = user + system
     lat = sorted(latencies)
 
     def q(p: float) -> float:
         return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 1) if lat else float("nan")
 
     return {"tables": tables, "connections": 4 * tables, "seconds": round(elapsed, 1), "think": think,
-            "actions": counts[0], "actions_per_s": round(counts[0] / elapsed, 1),
+            "actions": counts[0], "actions_per_s": round(counts[0] / elapsed, 1), "accepted": counts[1],
+            "client_cpu_s": round(client_cpu, 2),
+            "server_cpu_s": round(cpu, 2), "server_user_s": round(user, 2), "server_sys_s": round(system, 2),
+            "committed": committed,
+            "cpu_ms_per_action": round(1000 * cpu / committed, 3) if committed else float("nan"),
             "latency_ms": {"p50": q(0.50), "p90": q(0.90), "p99": q(0.99), "max": q(1.0),
                            "mean": round(1000 * statistics.fmean(lat), 1) if lat else float("nan")}}
+
+
+_PROFILED = """
+import cProfile, runpy, signal, sys, time
+sys.argv = sys.argv[1:]
+profiler = cProfile.Profile(time.thread_time)
+signal.signal(signal.SIGUSR1, lambda *_: profiler.enable())   # the tables start playing
+signal.signal(signal.SIGUSR2, lambda *_: profiler.disable())  # ... and stop
+try:
+    runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
+finally:
+    profiler.disable()
+    profiler.dump_stats({out!r})
+"""
 
 
 def main() -> int:
@@ -133,10 +223,14 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=0.5, help="mean thinking time of a player (s)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, its stats to FILE")
     args = parser.parse_args()
     port = _free_port()
     folder = Path(tempfile.mkdtemp(prefix="shanghai-bench-"))
-    server = subprocess.Popen([sys.executable, "-m", "shanghai.cli", "serve", "--port", str(port), "--db",
+    # the profile counts the main thread's CPU time (not the wall time that a loaded machine inflates)
+    # while the tables play
+    profile = ["-c", _PROFILED.format(out=str(Path(args.profile).resolve()))] if args.profile else ["-m"]
+    server = subprocess.Popen([sys.executable, *profile, "shanghai.cli", "serve", "--port", str(port), "--db",
                                f"sqlite:///{folder / 'bench.sqlite3'}", "--log-level", "warning"],
                               env=dict(os.environ, SHANGHAI_DATA_DIR=str(folder)))
     base = f"http://127.0.0.1:{port}"
@@ -147,9 +241,12 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.1)
-        result = asyncio.run(_run(base, args.tables, args.seconds, args.think))
+        result = asyncio.run(_run(base, args.tables, args.seconds, args.think, server.pid, bool(args.profile),
+                                  folder / "bench.sqlite3"))
     finally:
-        server.terminate()
+        # uvicorn raises the signal again once it has stopped: SIGINT ends cProfile with an exception, so
+        # that it still writes its stats
+        server.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
         server.wait(30)
     if args.json:
         print(json.dumps(result))
@@ -158,7 +255,10 @@ def main() -> int:
         print(f"{result['tables']} tables, {result['connections']} WebSockets, {result['seconds']} s, think "
               f"{result['think']} s: {result['actions']} actions, {result['actions_per_s']} actions/s; latency "
               f"action sent -> state received: p50 {lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms, "
-              f"max {lat['max']} ms")
+              f"max {lat['max']} ms; server CPU {result['server_cpu_s']} s (user "
+              f"{result['server_user_s']}, system {result['server_sys_s']}) for {result['committed']} committed "
+              f"actions ({result['accepted']} acknowledged in time): {result['cpu_ms_per_action']} ms each; "
+              f"the clients' CPU {result['client_cpu_s']} s")
     return 0
 
 

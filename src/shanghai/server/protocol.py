@@ -21,6 +21,7 @@ shanghai.server.protocol.ProtocolError: a name may hold letters, digits, spaces 
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections import Counter
@@ -66,6 +67,60 @@ RATE_BURST = 40                     # messages allowed at once
 MAX_STRIKES = 200                   # refused messages (any cause) before the server closes a connection
 
 _NAME_RE = re.compile(r"^[\w .'\-]+$")
+
+
+dumps = json.JSONEncoder(separators=(",", ":")).encode
+"""A message's text: ``json.dumps(obj, separators=(",", ":"))`` without making an encoder each time."""
+
+
+def json_template(obj: dict[str, Any], keys: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The JSON text of ``{**obj, **{key: value ...}}`` cut around the values of ``keys`` (and those keys
+    in the order the text holds them), so that :func:`fill_template` makes that text for any values
+    without encoding the rest of ``obj`` again (keys that ``obj`` lacks come last, in the order given).
+
+    >>> template = json_template({"a": 1, "hand": [], "b": "x"}, ("seat", "hand"))
+    >>> fill_template(template, {"seat": 2, "hand": ["7C"]}) == dumps({"a": 1, "hand": ["7C"], "b": "x", "seat": 2})
+    True
+    """
+    marked = dict(obj)
+    for key in keys:
+        marked[key] = f"\x00{key}\x00"  # a string no name, card or action text can hold
+    text = dumps(marked)
+    order = tuple(k for k in marked if k in keys)
+    pieces = []
+    for key in order:
+        head, sep, text = text.partition(dumps(f"\x00{key}\x00"))
+        assert sep, key
+        pieces.append(head)
+    pieces.append(text)
+    return tuple(pieces), order
+
+
+def fill_template(template: tuple[tuple[str, ...], tuple[str, ...]], values: dict[str, Any]) -> str:
+    """The text :func:`json_template` cut, with these values of its keys."""
+    return fill_texts(template, {key: dumps(values[key]) for key in template[1]})
+
+
+def fill_texts(template: tuple[tuple[str, ...], tuple[str, ...]], texts: dict[str, str]) -> str:
+    """:func:`fill_template` with the values already in JSON."""
+    pieces, order = template
+    out = [pieces[0]]
+    for key, piece in zip(order, pieces[1:], strict=True):
+        out.append(texts[key])
+        out.append(piece)
+    return "".join(out)
+
+
+def cards_text(cs: tuple[Card, ...] | list[Card]) -> str:
+    """``dumps(cards(cs))`` (a card's text is letters and digits: nothing to escape).
+
+    >>> from shanghai.cards import parse_cards
+    >>> cards_text(parse_cards("10H JK")), cards_text([])
+    ('["10H","JK"]', '[]')
+    """
+    if not cs:
+        return "[]"
+    return '["' + '","'.join([card_text(c) for c in cs]) + '"]'
 
 
 class ProtocolError(ValueError):
@@ -202,6 +257,31 @@ def action_to_json(action: Action) -> dict[str, Any]:
         if action.end:
             body["end"] = action.end
     return {"text": str(action), "action": body}
+
+
+_ACTION_TEXTS: dict[Action, str] = {}
+_ACTION_TEXTS_MAX = 50_000
+
+
+def legal_text(actions: list[Action]) -> str:
+    """``dumps([action_to_json(a) for a in actions])``, each action's text made once and kept (the same
+    actions are offered again and again: draw, take, pass, the discards of a hand).
+
+    >>> legal_text([DrawStock(1)]) == dumps([action_to_json(DrawStock(1))])
+    True
+    """
+    if not actions:
+        return "[]"
+    texts = _ACTION_TEXTS
+    parts = []
+    for a in actions:
+        text = texts.get(a)
+        if text is None:
+            if len(texts) >= _ACTION_TEXTS_MAX:
+                texts.clear()
+            text = texts[a] = dumps(action_to_json(a))
+        parts.append(text)
+    return f"[{','.join(parts)}]"
 
 
 # -- views ---------------------------------------------------------------------------------------------

@@ -2,13 +2,17 @@
 PostgreSQL by URL. A game is its record: rules, seed, seats and the ordered actions.
 
 Every call is one short transaction, committed before it returns: the server writes an accepted
-action here before it tells anybody about it.
+action here before it tells anybody about it. ``Committer`` commits the actions that several tables
+accepted at about the same time in one transaction (each table waits for the commit of its own).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import logging
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +26,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -65,6 +70,13 @@ actions = Table(
     Column("text", Text, nullable=False),
     Column("at", Float, nullable=False),
 )
+
+
+_INSERT_ACTION = insert(actions)   # made once: a statement made per call costs more than the commit
+_GAME_OVER = update(games).where(games.c.id == bindparam("over_id")).values(status="over",
+                                                                          updated=bindparam("over_at"))
+
+log = logging.getLogger("shanghai.server")
 
 
 def hash_token(token: str) -> str:
@@ -150,11 +162,17 @@ class Storage:
 
     def append_action(self, game_id: str, n: int, text: str, *, over: bool = False) -> None:
         """Commit action number ``n`` (the primary key refuses a second action ``n``)."""
+        self.append_actions([(game_id, n, text, over)])
+
+    def append_actions(self, rows: list[tuple[str, int, str, bool]]) -> None:
+        """Commit actions ``(game_id, n, text, over)`` of different games in one transaction: all or none."""
         now = time.time()
         with self.engine.begin() as c:
-            c.execute(insert(actions).values(game_id=game_id, n=n, text=text, at=now))
-            if over:
-                c.execute(update(games).where(games.c.id == game_id).values(status="over", updated=now))
+            values = [{"game_id": g, "n": n, "text": text, "at": now} for g, n, text, _ in rows]
+            c.execute(_INSERT_ACTION, values[0] if len(values) == 1 else values)
+            for g, _, _, over in rows:
+                if over:
+                    c.execute(_GAME_OVER, {"over_id": g, "over_at": now})
 
     # -- reads -------------------------------------------------------------------------------------
     def load(self, game_id: str) -> GameRow | None:
@@ -185,6 +203,67 @@ class Storage:
         with self.engine.connect() as c:
             return [str(r.id) for r in c.execute(select(games.c.id).where(games.c.status != "over")
                                                  .order_by(games.c.created))]
+
+
+class Committer:
+    """Group commit: ``await append(...)`` returns once the action is committed (or raises what its
+    commit raised), as ``append_action`` in a worker thread would; the actions that arrive while a
+    commit runs go together in the next transaction. One thread writes, so a table's actions (one at
+    a time, under its lock) are committed in their order."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._lock = threading.Lock()
+        self._pending: list[tuple[tuple[str, int, str, bool], asyncio.Future[None]]] = []
+        self._busy = False
+
+    async def append(self, game_id: str, n: int, text: str, *, over: bool = False) -> None:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        with self._lock:
+            self._pending.append(((game_id, n, text, over), done))
+            start, self._busy = not self._busy, True
+        if start:
+            loop.run_in_executor(None, self._drain, loop)
+        await done
+
+    def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Commit what is pending until nothing is (in a worker thread)."""
+        while True:
+            with self._lock:
+                batch, self._pending = self._pending, []
+                if not batch:
+                    self._busy = False
+                    return
+            outcomes: list[BaseException | None]
+            try:
+                self.storage.append_actions([row for row, _ in batch])
+                outcomes = [None] * len(batch)
+            except Exception as exc:  # each action alone: one refusal fails only itself
+                if len(batch) == 1:
+                    outcomes = [exc]
+                else:
+                    outcomes = []
+                    for row, _ in batch:
+                        try:
+                            self.storage.append_actions([row])
+                            outcomes.append(None)
+                        except Exception as one:
+                            outcomes.append(one)
+            try:
+                loop.call_soon_threadsafe(_settle, [done for _, done in batch], outcomes)
+            except RuntimeError:  # the loop is closed: nobody waits any more
+                log.warning("%d committed actions had nobody to tell", len(batch))
+
+
+def _settle(futures: list[asyncio.Future[None]], outcomes: list[BaseException | None]) -> None:
+    for done, exc in zip(futures, outcomes, strict=True):
+        if done.done():  # the waiting table was cancelled (the server is stopping)
+            continue
+        if exc is None:
+            done.set_result(None)
+        else:
+            done.set_exception(exc)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

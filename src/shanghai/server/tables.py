@@ -12,6 +12,7 @@ whose turn has waited ``standin_seconds`` without a connection, until that perso
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import secrets
@@ -41,8 +42,14 @@ from shanghai.server.protocol import (
     action_from_json,
     action_to_json,
     cards,
+    cards_text,
     check_name,
+    dumps,
+    fill_template,
+    fill_texts,
     hand_result_json,
+    json_template,
+    legal_text,
     manipulation_action_from_json,
     manipulation_action_to_json,
     manipulation_view_to_json,
@@ -50,13 +57,15 @@ from shanghai.server.protocol import (
     round_result_json,
     view_to_json,
 )
-from shanghai.server.storage import SeatRow, Storage, hash_token
+from shanghai.server.storage import Committer, SeatRow, Storage, hash_token
 from shanghai.table_solver import placeable_cards
 
 log = logging.getLogger("shanghai.server")
 
 HUMAN, BOT = "human", "bot"
 WINDOW_PHASES = (Phase.BUY, Phase.SHANGHAI)
+CONTRACT_PRIVATE = ("seat", "hand")                          # a seat's own part of its contract view
+MANIPULATION_PRIVATE = ("seat", "hand", "drawn", "placeable")  # ... and of its manipulation view
 OUTBOX_LIMIT = 256
 SETTING_LIMITS = {"buy_seconds": (0.0, 600.0), "bot_pause": (0.0, 30.0), "standin_seconds": (0.0, 3600.0)}
 
@@ -150,28 +159,47 @@ class TokenBucket:
 
 
 class Conn:
-    """One client connection: an outbox drained by the WebSocket's writer task."""
+    """One client connection: an outbox drained by the WebSocket's writer task (a message is a JSON
+    object, or its text already encoded; None ends the writer). A plain deque with one waiter: lighter
+    than an ``asyncio.Queue`` for the several messages every accepted action sends."""
 
     def __init__(self) -> None:
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX_LIMIT)
+        self.outbox: collections.deque[dict[str, Any] | str | None] = collections.deque()
+        self._waiter: asyncio.Future[None] | None = None
         self.table: Table | None = None
         self.seat: int | None = None
         self.spectator = False
         self.closed = False
 
-    def send(self, msg: dict[str, Any]) -> None:
+    def send(self, msg: dict[str, Any] | str) -> None:
         if self.closed:
             return
-        try:
-            self.outbox.put_nowait(msg)
-        except asyncio.QueueFull:  # a client that does not read: let it go
+        if len(self.outbox) >= OUTBOX_LIMIT:  # a client that does not read: let it go
             self.close()
+            return
+        self.outbox.append(msg)
+        self._wake()
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.outbox.put_nowait(None)
+            self.outbox.append(None)
+            self._wake()
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def next_message(self) -> dict[str, Any] | str | None:
+        """The next message to write (waiting for one): None once the connection is closed."""
+        while not self.outbox:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self.outbox.popleft()
 
 
 @dataclass
@@ -233,6 +261,8 @@ class Table:
         self._texts: list[str] = []                              # every action's text, in order
         self._results: list[dict[str, Any]] = []                 # every scored round (or hand) in JSON
         self._private: dict[int, tuple[int, dict[str, Any], list[dict[str, Any]]]] = {}  # seat: (version, ...)
+        # the public view's text, whole (spectators) and cut around the seat's own part: (version, ...)
+        self._public_text: tuple[int, str, tuple[tuple[str, ...], tuple[str, ...]]] | None = None
 
     # -- state -------------------------------------------------------------------------------------
     @property
@@ -280,6 +310,8 @@ class Table:
         return self._public[1]
 
     def state_for(self, conn: Conn) -> dict[str, Any]:
+        """A connection's state message as a JSON object (what ``state_text`` encodes, made the plain way:
+        the reference its faster text is checked against)."""
         seat = None if conn.spectator else conn.seat
         msg: dict[str, Any] = {"type": "state", "protocol": PROTOCOL_VERSION, "version": self.version,
                                "you": seat, "host": seat == 0, "table": self.table_json(),
@@ -297,9 +329,57 @@ class Table:
                 v = view(game, seat)
                 msg["game"] = {**public, "seat": seat, "hand": cards(v.hand)}
                 msg["legal"] = [action_to_json(a) for a in v.legal]
-            if isinstance(game, Game) and game.phase in WINDOW_PHASES:
-                msg["deadline"] = round(time.time() + (self.window_deadline - time.monotonic()), 3)
+            msg["deadline"] = self.deadline()
         return msg
+
+    def public_text(self) -> tuple[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+        """``public_json`` as JSON text, and cut around the seat's own part (``json_template``), once per
+        version: each seat's state then encodes only its own hand and legal actions."""
+        game = self.game
+        assert game is not None
+        cached = self._public_text
+        if cached is None or cached[0] != len(game.actions):
+            public = self.public_json()
+            keys = MANIPULATION_PRIVATE if isinstance(game, ManipulationGame) else CONTRACT_PRIVATE
+            template = json_template(public, keys)
+            # the whole text is the template with the public values (when the public view has every key)
+            whole = fill_template(template, public) if all(k in public for k in keys) else dumps(public)
+            cached = self._public_text = (len(game.actions), whole, template)
+        return cached[1], cached[2]
+
+    def deadline(self) -> float | None:
+        game = self.game
+        if isinstance(game, Game) and game.phase in WINDOW_PHASES:
+            return round(time.time() + (self.window_deadline - time.monotonic()), 3)
+        return None
+
+    def shared_text(self) -> tuple[str, str]:
+        """The part of a state message that is the same for every connection: version, table, deadline."""
+        deadline = self.deadline()
+        deadline_text = "null" if deadline is None else repr(deadline)  # as json.dumps writes a float
+        return f',"table":{dumps(self.table_json())}', f',"deadline":{deadline_text}}}'
+
+    def state_text(self, conn: Conn, shared: tuple[str, str] | None = None) -> str:
+        """``dumps(state_for(conn))``, the public part encoded once per version for every seat
+        (``shared``: this table's ``shared_text()``, made once for every connection of a broadcast)."""
+        if shared is None:
+            shared = self.shared_text()
+        seat = None if conn.spectator else conn.seat
+        game = self.game
+        head = (f'{{"type":"state","protocol":{PROTOCOL_VERSION},"version":{self.version},'
+                f'"you":{"null" if seat is None else seat},"host":{"true" if seat == 0 else "false"}{shared[0]}')
+        if game is None:
+            return f'{head},"game":null,"legal":[]{shared[1]}'
+        whole, template = self.public_text()
+        if seat is None:
+            return f'{head},"game":{whole},"legal":[]{shared[1]}'
+        if isinstance(game, ManipulationGame):
+            private, legal = self.manipulation_private(game, seat)
+            own = fill_template(template, private)
+            return f'{head},"game":{own},"legal":{dumps(legal)}{shared[1]}'
+        hand = () if game.phase is Phase.GAME_OVER else game.hands[seat]   # as ``view`` shows it
+        own = fill_texts(template, {"seat": str(seat), "hand": cards_text(hand)})
+        return f'{head},"game":{own},"legal":{legal_text(game.legal_list(seat))}{shared[1]}'
 
     def manipulation_private(self, game: ManipulationGame, seat: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """A seat's own part of its manipulation view (its hand, the cards it drew, the cards it can place)
@@ -331,8 +411,11 @@ class Table:
         return out
 
     def broadcast(self) -> None:
-        for conn in self.conns():
-            conn.send(self.state_for(conn))
+        conns = self.conns()
+        if conns:
+            shared = self.shared_text()
+            for conn in conns:
+                conn.send(self.state_text(conn, shared))
 
     def rows(self) -> list[SeatRow]:
         return [s.row(i) for i, s in enumerate(self.seats)]
@@ -354,14 +437,13 @@ class Table:
     async def apply(self, action: AnyAction) -> None:
         """Validate with the engine, commit, then make it the state and tell everybody (under the lock).
 
-        The commit runs in a worker thread, so that other tables go on meanwhile; this table's lock keeps
-        its actions in order."""
+        The commit runs in a worker thread (with the actions of the other tables that arrive meanwhile:
+        ``Committer``), so that other tables go on meanwhile; this table's lock keeps its actions in order."""
         game = self.game
         assert game is not None
         after = game.copy()
         apply_action(after, action)  # raises IllegalActionError and changes nothing
-        await asyncio.to_thread(self.manager.storage.append_action, self.id, len(game.actions), str(action),
-                                over=after.is_over)
+        await self.manager.committer.append(self.id, len(game.actions), str(action), over=after.is_over)
         self.game = after
         self.changed_at = time.monotonic()
         if after.is_over:
@@ -483,6 +565,7 @@ class Manager:
 
     def __init__(self, storage: Storage, defaults: Settings | None = None) -> None:
         self.storage = storage
+        self.committer = Committer(storage)
         self.defaults = defaults or Settings()
         self.tables: dict[str, Table] = {}
         self.by_token: dict[str, str] = {}  # seat token hash -> table id
@@ -687,7 +770,7 @@ class Manager:
                 spectated.spectators.add(conn)
                 conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table": spectated.id, "seat": None,
                            "role": "spectator", "ref": ref})
-                conn.send(spectated.state_for(conn))
+                conn.send(spectated.state_text(conn))
             return
         conn.send(_error("bad-hello", "hello needs a seat \"token\", or an \"invite\" to watch", ref))
 
