@@ -36,7 +36,12 @@ and always returns one of ``view.legal``; ties go to its own ``random.Random(see
   (``suicide_cards``), off by default: against greedy tables it measured weaker. The document's
   "premature buyalation" rules (``early_turns``: early, only a buy that completes a meld;
   ``run_rule``: in run rounds only a buy that makes a run) are settings, off by default: against
-  greedy tables they measured weaker.
+  greedy tables they measured weaker. Buying often pays in isra, but only progress buys do
+  (60 deals, 240 games, seed 21, paired score difference against greedy; the unchanged expert
+  -0.3 ± 11): never buying +129 ± 19 (+25 to +38 points a round in rounds 4-7); allowing buys
+  up to 5 or 11 cards short changed almost no decision (+2, +5); also buying a card that only
+  pairs with the hand ("the penalty cards may help") +35 ± 17 in every round, +34 ± 17 from
+  contract size 9.
 * Going down: at once, with the engine's arrangement (the one leaving the fewest points; the
   engine offers no other). It holds for a slam (going out on the go-down turn) only when the rules
   pay a bonus for it (``contract-10``'s blind out), nobody else is down, it is early, and one more
