@@ -549,6 +549,9 @@ class Table:
         async with self.lock:
             if self.game is None or self.version != version:
                 return
+            s = self.seats[seat]
+            if kind == "bot" and not (s.kind == BOT or s.open or s.standin):
+                return  # the person came back while the stand-in was thinking: the turn is theirs
             try:
                 await self.apply(action)
             except IllegalActionError:
