@@ -32,7 +32,7 @@ from shanghai.cards import card_text  # noqa: E402
 from shanghai.engine.game import Game  # noqa: E402
 from shanghai.engine.record import GameRecord  # noqa: E402
 from shanghai.engine.view import view  # noqa: E402
-from shanghai.server.protocol import view_to_json  # noqa: E402
+from shanghai.server.protocol import RATE_PER_SECOND, view_to_json  # noqa: E402
 
 Json = dict[str, Any]
 
@@ -206,6 +206,9 @@ async def play_until(clients: list[Client], done: Callable[[], bool], rng: rando
     """Each client acts on its latest state when its seat may act, until ``done()``; the number sent."""
     acted: dict[int, int] = {}
     first = {id(c): len(c.messages) for c in clients}
+    # Each client keeps under the server's rate limit (protocol.RATE_PER_SECOND), as a person does:
+    # the server got fast enough for a scripted client to outrun it.
+    recent: dict[int, list[float]] = {id(c): [] for c in clients}
     sent = 0
     deadline = time.monotonic() + timeout
     while not done():
@@ -220,9 +223,14 @@ async def play_until(clients: list[Client], done: Callable[[], bool], rng: rando
             st = c.state()
             if st["game"] is None or c.seat not in st["game"]["to_act"] or acted.get(c.seat) == st["version"]:
                 continue
+            now = time.monotonic()
+            recent[id(c)] = [t for t in recent[id(c)] if now - t < 1.0]
+            if len(recent[id(c)]) >= RATE_PER_SECOND * 0.75:
+                continue
             pick = choose(st, rng)
             if pick is None:
                 continue
+            recent[id(c)].append(now)
             acted[c.seat] = st["version"]
             as_text = rng.random() < 0.5
             await c.send({"type": "action", "version": st["version"],

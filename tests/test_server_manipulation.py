@@ -28,6 +28,7 @@ from shanghai.cards import card_text  # noqa: E402
 from shanghai.engine.manipulation import ManipulationGame  # noqa: E402
 from shanghai.engine.record import GameRecord  # noqa: E402
 from shanghai.rules import MANIPULATION  # noqa: E402
+from shanghai.server.protocol import RATE_PER_SECOND  # noqa: E402
 
 Json = dict[str, Any]
 
@@ -178,6 +179,7 @@ def pick(st: Json, rng: random.Random) -> Json | str:
 
 async def play_until(clients: list[Client], done: Callable[[], bool], rng: random.Random, timeout: float) -> int:
     acted: dict[int, int] = {}
+    recent: dict[int, list[float]] = {id(c): [] for c in clients}  # kept under the rate limit
     sent = 0
     deadline = time.monotonic() + timeout
     while not done():
@@ -190,6 +192,11 @@ async def play_until(clients: list[Client], done: Callable[[], bool], rng: rando
             if st["game"] is None or c.seat not in st["game"]["to_act"] or acted.get(c.seat) == st["version"]:
                 continue
             assert st["legal"], st
+            now = time.monotonic()
+            recent[id(c)] = [t for t in recent[id(c)] if now - t < 1.0]
+            if len(recent[id(c)]) >= RATE_PER_SECOND * 0.75:
+                continue
+            recent[id(c)].append(now)
             acted[c.seat] = st["version"]
             await c.send({"type": "action", "version": st["version"], "action": pick(st, rng)})
             sent += 1
