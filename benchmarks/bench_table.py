@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import statistics
 import sys
@@ -26,30 +24,14 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
+sys.path.insert(0, str(HERE))
+
+from bench import machine, percentile  # noqa: E402
 
 from shanghai.cards import Card, make_pack  # noqa: E402
 from shanghai.table_solver import Meld, best_play, can_place, placeable_cards  # noqa: E402
 
 Position = tuple[tuple[Meld, ...], tuple[Card, ...]]
-
-
-def machine() -> dict[str, Any]:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"python": platform.python_version(), "implementation": platform.python_implementation(),
-            "machine": platform.machine(), "cpu": cpu, "cores": os.cpu_count(),
-            "system": f"{platform.system()} {platform.release()}"}
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def corpus(games: int, seed: int = 2026) -> list[Position]:
