@@ -96,6 +96,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 class Client:
     """A WebSocket client that keeps every message it receives."""
 
+    wait_seconds = 15.0      # the default wait for a message
+    request_seconds = 10.0   # the default wait for the answer to a request
+
     def __init__(self, ws: ClientConnection, name: str) -> None:
         self.ws = ws
         self.name = name
@@ -106,11 +109,11 @@ class Client:
         self.closed_code: int | None = None
 
     @classmethod
-    async def open(cls, server: Server, name: str, hello: Json | None = None) -> Client:
+    async def open(cls, server: Server, name: str, hello: Json | None = None, protocol: int = 1) -> Client:
         ws = await connect(server.ws_url, max_size=2**22)
         client = cls(ws, name)
         if hello is not None:
-            await client.send({"type": "hello", "protocol": 1, **hello})
+            await client.send({"type": "hello", "protocol": protocol, **hello})
             welcome = await client.wait(lambda m: m["type"] in ("welcome", "error"))
             assert welcome["type"] == "welcome", welcome
             client.seat = welcome["seat"]
@@ -133,8 +136,8 @@ class Client:
     async def send(self, msg: Json | str) -> None:
         await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
 
-    async def wait(self, pred: Callable[[Json], bool], timeout: float = 15.0, start: int = 0) -> Json:
-        deadline = time.monotonic() + timeout
+    async def wait(self, pred: Callable[[Json], bool], timeout: float | None = None, start: int = 0) -> Json:
+        deadline = time.monotonic() + (self.wait_seconds if timeout is None else timeout)
         seen = start
         while True:
             while seen < len(self.messages):
@@ -149,13 +152,13 @@ class Client:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.arrived.wait(), left)
 
-    async def request(self, msg: Json, timeout: float = 10.0) -> Json:
+    async def request(self, msg: Json, timeout: float | None = None) -> Json:
         """Send ``msg`` with an id; the answer to it (``ref`` = the id, or an error without one)."""
         ref = f"r{random.randrange(10**9)}"
         start = len(self.messages)
         await self.send({**msg, "id": ref})
         return await self.wait(lambda m: m.get("ref") == ref or (m["type"] == "error" and "ref" not in m),
-                               timeout, start)
+                               self.request_seconds if timeout is None else timeout, start)
 
     def state(self) -> Json:
         return next(m for m in reversed(self.messages) if m["type"] == "state")

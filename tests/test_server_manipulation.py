@@ -9,8 +9,6 @@ stand-in play a game through a SIGKILL of the server, and the record replays.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import random
 import time
 from collections import Counter
@@ -21,7 +19,6 @@ from typing import Any
 import pytest
 
 websockets = pytest.importorskip("websockets")
-from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from server_helpers import Server, servers  # noqa: E402
 from shanghai.cards import card_text  # noqa: E402
@@ -29,6 +26,7 @@ from shanghai.engine.manipulation import ManipulationGame  # noqa: E402
 from shanghai.engine.record import GameRecord  # noqa: E402
 from shanghai.rules import MANIPULATION  # noqa: E402
 from shanghai.server.protocol import RATE_PER_SECOND  # noqa: E402
+from test_server import Client as ServerClient  # noqa: E402
 
 Json = dict[str, Any]
 
@@ -45,70 +43,18 @@ def server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     yield from servers(tmp_path)
 
 
-class Client:
-    """A WebSocket client (protocol 2) that keeps every message it receives."""
+class Client(ServerClient):
+    """The server tests' client, speaking protocol 2 (manipulation rummy needs it), with longer waits
+    (a manipulation turn asks the table solver)."""
 
-    def __init__(self, ws: ClientConnection, name: str) -> None:
-        self.ws = ws
-        self.name = name
-        self.messages: list[Json] = []
-        self.arrived = asyncio.Event()
-        self.reader = asyncio.get_running_loop().create_task(self._read())
-        self.seat: int | None = None
+    wait_seconds = 20.0
+    request_seconds = 20.0
 
     @classmethod
     async def open(cls, server: Server, name: str, hello: Json | None = None, protocol: int = 2) -> Client:
-        client = cls(await connect(server.ws_url, max_size=2**22), name)
-        if hello is not None:
-            await client.send({"type": "hello", "protocol": protocol, **hello})
-            welcome = await client.wait(lambda m: m["type"] in ("welcome", "error"))
-            assert welcome["type"] == "welcome", welcome
-            client.seat = welcome["seat"]
-            await client.wait(lambda m: m["type"] == "state")
+        client = await super().open(server, name, hello, protocol)
+        assert isinstance(client, Client)
         return client
-
-    async def _read(self) -> None:
-        with contextlib.suppress(websockets.ConnectionClosed):
-            async for raw in self.ws:
-                self.messages.append(json.loads(raw))
-                self.arrived.set()
-        self.arrived.set()
-
-    async def send(self, msg: Json | str) -> None:
-        await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
-
-    async def wait(self, pred: Callable[[Json], bool], timeout: float = 20.0, start: int = 0) -> Json:
-        deadline = time.monotonic() + timeout
-        seen = start
-        while True:
-            while seen < len(self.messages):
-                seen += 1
-                if pred(self.messages[seen - 1]):
-                    return self.messages[seen - 1]
-            left = deadline - time.monotonic()
-            if left <= 0 or self.reader.done():
-                raise AssertionError(f"{self.name}: no such message; last: {self.messages[-3:]}")
-            self.arrived.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.arrived.wait(), left)
-
-    async def request(self, msg: Json, timeout: float = 20.0) -> Json:
-        ref = f"r{random.randrange(10**9)}"
-        start = len(self.messages)
-        await self.send({**msg, "id": ref})
-        return await self.wait(lambda m: m.get("ref") == ref or (m["type"] == "error" and "ref" not in m),
-                               timeout, start)
-
-    def state(self) -> Json:
-        return next(m for m in reversed(self.messages) if m["type"] == "state")
-
-    def states(self) -> list[Json]:
-        return [m for m in self.messages if m["type"] == "state"]
-
-    async def close(self) -> None:
-        await self.ws.close()
-        with contextlib.suppress(Exception):
-            await self.reader
 
 
 def record_of(srv: Server, table: str) -> tuple[GameRecord, ManipulationGame]:
