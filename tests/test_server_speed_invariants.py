@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +143,48 @@ def test_a_template_filled_is_the_whole_text(obj: dict[str, Any]) -> None:
     for values in [(0, ["7C", "10H"], []), (None, [], ["JK"]), (3, "x", {"k": [1]})]:
         whole = {**obj, "seat": values[0], "hand": values[1], "drawn": values[2]}
         assert fill_template(template, whole) == json.dumps(whole, separators=(",", ":"))
+
+
+def test_a_direct_connection_writes_a_turns_messages_at_once_and_the_writer_takes_over_when_full() -> None:
+    async def run() -> None:
+        written: list[list[str]] = []
+        full = [False]
+
+        def direct(texts: Sequence[str]) -> bool:
+            if full[0]:
+                return False
+            written.append(list(texts))
+            return True
+
+        conn = Conn(direct)
+        got: list[object] = []
+
+        async def writer() -> None:  # as app.serve_socket's: it sends what the flush could not
+            while (msg := await conn.next_message()) is not None:
+                conn.writing = True
+                await asyncio.sleep(0)
+                got.append(msg)
+                conn.writing = False
+
+        task = asyncio.get_running_loop().create_task(writer())
+        await asyncio.sleep(0)  # the writer waits for a message
+        conn.send({"type": "pong"})
+        conn.send("state")
+        await asyncio.sleep(0)
+        assert written == [['{"type":"pong"}', "state"]] and not got  # one write, the writer not woken
+        full[0] = True  # the transport is over its high-water mark: the writer sends, in order
+        conn.send("a")
+        conn.send("b")
+        await asyncio.sleep(0)
+        full[0] = False
+        conn.send("c")
+        for _ in range(5):
+            await asyncio.sleep(0)
+        conn.close()
+        await asyncio.wait_for(task, 1)
+        assert written == [['{"type":"pong"}', "state"]] and got == ["a", "b", "c"]
+
+    asyncio.run(run())
 
 
 def test_group_commit_commits_each_action_and_refuses_only_the_bad_one(tmp_path: Path) -> None:

@@ -52,6 +52,7 @@ from shanghai.server.tables import (
     known_levels,
     levels_for,
 )
+from shanghai.server.uvicorn_ws import SEND_TEXTS
 
 log = logging.getLogger("shanghai.server")
 
@@ -169,7 +170,8 @@ def _error_response(exc: ProtocolError) -> Response:
 async def serve_socket(manager: Manager, ws: WebSocket) -> None:
     """One client: read messages (checked for size, rate and form), answer through the outbox."""
     await ws.accept()
-    conn = Conn()
+    # uvicorn with shanghai's WebSocket protocol (``shanghai serve``) writes messages without the writer
+    conn = Conn(ws.scope.get("extensions", {}).get(SEND_TEXTS))
 
     async def write() -> None:
         try:
@@ -177,7 +179,11 @@ async def serve_socket(manager: Manager, ws: WebSocket) -> None:
                 msg = await conn.next_message()
                 if msg is None:
                     break
-                await ws.send_text(msg if isinstance(msg, str) else dumps(msg))
+                conn.writing = True
+                try:
+                    await ws.send_text(msg if isinstance(msg, str) else dumps(msg))
+                finally:
+                    conn.writing = False
         except WebSocketDisconnect:  # the client went away: the reader ends the connection
             conn.close()
             return

@@ -51,7 +51,7 @@ from shanghai.engine.manipulation import (
     PlayToTable,
     parse_manipulation_action,
 )
-from shanghai.engine.view import PlayerView
+from shanghai.engine.view import MeldView, PlayerView
 from shanghai.errors import IllegalActionError, InvalidMeldError
 from shanghai.table_solver import Meld, canonical_table, check_meld, parse_table
 
@@ -111,6 +111,36 @@ def fill_texts(template: tuple[tuple[str, ...], tuple[str, ...]], texts: dict[st
     return "".join(out)
 
 
+def fill_some(template: tuple[tuple[str, ...], tuple[str, ...]],
+              texts: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The template with the keys of ``texts`` filled in (their values already in JSON): a template of
+    the other keys.
+
+    >>> t = json_template({"a": 1, "hand": [], "history": []}, ("hand", "history"))
+    >>> fill_template(fill_some(t, {"history": '["1 draw"]'}), {"hand": ["7C"]})
+    '{"a":1,"hand":["7C"],"history":["1 draw"]}'
+    """
+    pieces, order = template
+    out = [pieces[0]]
+    keys = []
+    for key, piece in zip(order, pieces[1:], strict=True):
+        text = texts.get(key)
+        if text is None:
+            keys.append(key)
+            out.append(piece)
+        else:
+            out[-1] += text + piece
+    return tuple(out), tuple(keys)
+
+
+# every card's text by its code (a natural card is suit * 16 + rank, the joker 64): a dictionary look-up
+# instead of working the text out for each card of each message
+_CARD_TEXTS: dict[int, str] = {c: card_text(c) for c in [*range(1, 14), *range(17, 30), *range(33, 46),
+                                                          *range(49, 62), 64]}
+card_text_of = _CARD_TEXTS.__getitem__
+"""``card_text`` by look-up (KeyError for a code that is no card)."""
+
+
 def cards_text(cs: tuple[Card, ...] | list[Card]) -> str:
     """``dumps(cards(cs))`` (a card's text is letters and digits: nothing to escape).
 
@@ -120,7 +150,7 @@ def cards_text(cs: tuple[Card, ...] | list[Card]) -> str:
     """
     if not cs:
         return "[]"
-    return '["' + '","'.join([card_text(c) for c in cs]) + '"]'
+    return '["' + '","'.join(map(card_text_of, cs)) + '"]'
 
 
 class ProtocolError(ValueError):
@@ -286,11 +316,11 @@ def legal_text(actions: list[Action]) -> str:
 
 # -- views ---------------------------------------------------------------------------------------------
 def cards(cs: tuple[Card, ...] | list[Card]) -> list[str]:
-    return [card_text(c) for c in cs]
+    return list(map(card_text_of, cs))
 
 
 def _opt_card(c: Card | None) -> str | None:
-    return None if c is None else card_text(c)
+    return None if c is None else card_text_of(c)
 
 
 def _cut(c: CutResult | None) -> dict[str, Any] | None:
@@ -310,11 +340,35 @@ def round_result_json(r: RoundResult) -> dict[str, Any]:
     return _round_result(r)
 
 
+def _meld_json(m: MeldView) -> dict[str, Any]:
+    return {"id": m.id, "owner": m.owner, "kind": m.kind, "cards": cards(m.cards), "wilds": list(m.wilds)}
+
+
+# a meld's JSON text by the identity of its (immutable) MeldView, which the engine keeps per meld on the
+# table: checked on every hit
+_MELD_TEXTS: dict[int, tuple[MeldView, str]] = {}
+
+
+def melds_text(table: tuple[MeldView, ...]) -> str:
+    """``dumps`` of ``view_to_json``'s ``"table"``, each meld encoded once."""
+    parts = []
+    for m in table:
+        hit = _MELD_TEXTS.get(id(m))
+        if hit is None or hit[0] is not m:
+            if len(_MELD_TEXTS) > 20_000:
+                _MELD_TEXTS.clear()
+            hit = _MELD_TEXTS[id(m)] = (m, dumps(_meld_json(m)))
+        parts.append(hit[1])
+    return f"[{','.join(parts)}]"
+
+
 def view_to_json(v: PlayerView, *, history: list[str] | None = None,
-                 round_results: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                 round_results: list[dict[str, Any]] | None = None,
+                 table: list[Any] | None = None) -> dict[str, Any]:
     """A seat's view as JSON: its own hand, everything public, never another hand or the stock.
 
-    ``history`` and ``round_results`` may be given already in JSON (the server keeps them per game)."""
+    ``history``, ``round_results`` (and ``table``) may be given already in JSON (the server keeps them
+    per game, or splices in their text)."""
     return {
         "seat": v.seat,
         "players": v.players,
@@ -331,8 +385,7 @@ def view_to_json(v: PlayerView, *, history: list[str] | None = None,
         "down": list(v.down),
         "buys_used": list(v.buys_used),
         "buy_limit": v.buy_limit,
-        "table": [{"id": m.id, "owner": m.owner, "kind": m.kind, "cards": cards(m.cards), "wilds": list(m.wilds)}
-                  for m in v.table],
+        "table": [_meld_json(m) for m in v.table] if table is None else table,
         "discard_top": _opt_card(v.discard_top),
         "discard_live": v.discard_live,
         "discard_size": v.discard_size,

@@ -17,7 +17,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -45,6 +45,7 @@ from shanghai.server.protocol import (
     cards_text,
     check_name,
     dumps,
+    fill_some,
     fill_template,
     fill_texts,
     hand_result_json,
@@ -53,6 +54,7 @@ from shanghai.server.protocol import (
     manipulation_action_from_json,
     manipulation_action_to_json,
     manipulation_view_to_json,
+    melds_text,
     placed_counts_ok,
     round_result_json,
     view_to_json,
@@ -159,17 +161,25 @@ class TokenBucket:
 
 
 class Conn:
-    """One client connection: an outbox drained by the WebSocket's writer task (a message is a JSON
-    object, or its text already encoded; None ends the writer). A plain deque with one waiter: lighter
-    than an ``asyncio.Queue`` for the several messages every accepted action sends."""
+    """One client connection: an outbox of messages (a JSON object, or its text already encoded; None
+    ends the connection's writer).
 
-    def __init__(self) -> None:
+    With ``direct`` (a function writing several texts at once, or answering False when it cannot now:
+    ``uvicorn_ws.ShanghaiWebSocketProtocol.send_texts``), what is sent during one turn of the event loop
+    is written together at its end, without waking the writer task; the writer takes over while the
+    transport must drain (and for the close). Without it the writer task sends each message through
+    ASGI. A plain deque with one waiter: lighter than an ``asyncio.Queue``."""
+
+    def __init__(self, direct: Callable[[Sequence[str]], bool] | None = None) -> None:
         self.outbox: collections.deque[dict[str, Any] | str | None] = collections.deque()
         self._waiter: asyncio.Future[None] | None = None
         self.table: Table | None = None
         self.seat: int | None = None
         self.spectator = False
         self.closed = False
+        self.direct = direct
+        self.writing = False   # the writer task is sending a message through ASGI
+        self._flushing = False  # a flush is scheduled
 
     def send(self, msg: dict[str, Any] | str) -> None:
         if self.closed:
@@ -178,7 +188,28 @@ class Conn:
             self.close()
             return
         self.outbox.append(msg)
-        self._wake()
+        if self.direct is None:
+            self._wake()
+        elif not self._flushing:
+            self._flushing = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Write what the outbox holds at once (``direct``), or leave it to the writer task."""
+        self._flushing = False
+        out = self.outbox
+        if self.writing or self.direct is None:
+            self._wake()
+            return
+        texts = []
+        while out and out[0] is not None:
+            msg = out.popleft()
+            texts.append(msg if isinstance(msg, str) else dumps(msg))
+        if texts and not self.direct(texts):  # the transport is full or closing: the writer waits for it
+            out.extendleft(reversed(texts))
+            self._wake()
+        elif out:  # the close
+            self._wake()
 
     def close(self) -> None:
         if not self.closed:
@@ -226,6 +257,9 @@ class Seat:
         return SeatRow(index, self.kind, self.level, self.name, self.token_hash)
 
 
+_NOT_WAITING = object()  # Table._planned while the driver is not waiting
+
+
 def _error(code: str, message: str, ref: object = None, **extra: Any) -> dict[str, Any]:
     msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if ref is not None:
@@ -261,8 +295,12 @@ class Table:
         self._texts: list[str] = []                              # every action's text, in order
         self._results: list[dict[str, Any]] = []                 # every scored round (or hand) in JSON
         self._private: dict[int, tuple[int, dict[str, Any], list[dict[str, Any]]]] = {}  # seat: (version, ...)
-        # the public view's text, whole (spectators) and cut around the seat's own part: (version, ...)
-        self._public_text: tuple[int, str, tuple[tuple[str, ...], tuple[str, ...]]] | None = None
+        # the public view's text cut around the seat's own part, and whole (spectators, made when asked for)
+        self._public_text: tuple[int, tuple[tuple[str, ...], tuple[str, ...]], str | None] | None = None
+        self._history_json: list[str] = []                       # every action's text in JSON, in order
+        self._results_json: str | None = None                   # ``_results`` in JSON
+        self._table_text: tuple[tuple[object, ...], str] | None = None  # (what it shows, table_json's text)
+        self._planned: object = _NOT_WAITING   # the event the driver waits for (None: no event)
 
     # -- state -------------------------------------------------------------------------------------
     @property
@@ -284,28 +322,39 @@ class Table:
                 "max_players": self.rules.max_players, "settings": self.settings.to_json(), "host_seat": 0,
                 "seats": [self.seat_json(i, s) for i, s in enumerate(self.seats)]}
 
+    def _catch_up(self, game: AnyGame) -> None:
+        """Every action's text (and in JSON) and every scored round's (or hand's) JSON, up to this version."""
+        if len(self._texts) > len(game.actions):
+            self._texts, self._history_json = [], []
+        known = len(self._texts)
+        if known < len(game.actions):
+            self._texts.extend(str(a) for a in game.actions[known:])
+            self._history_json.extend(dumps(t) for t in self._texts[known:])
+        scored = len(self._results)
+        if isinstance(game, ManipulationGame):
+            while len(self._results) < len(game.hand_results):
+                self._results.append(hand_result_json(game.hand_results[len(self._results)]))
+            del self._results[len(game.hand_results):]
+        else:
+            while len(self._results) < len(game.round_results):
+                self._results.append(round_result_json(game.round_results[len(self._results)]))
+            del self._results[len(game.round_results):]
+        if len(self._results) != scored:
+            self._results_json = None
+
     def public_json(self) -> dict[str, Any]:
         """The spectators' view of the game in JSON, made once per version (each seat's view is this with
         its own seat, hand and legal actions)."""
         game = self.game
         assert game is not None
         if self._public is None or self._public[0] != len(game.actions):
-            if len(self._texts) > len(game.actions):
-                self._texts = []
-            self._texts.extend(str(a) for a in game.actions[len(self._texts):])
+            self._catch_up(game)
             if isinstance(game, ManipulationGame):
-                while len(self._results) < len(game.hand_results):
-                    self._results.append(hand_result_json(game.hand_results[len(self._results)]))
-                del self._results[len(game.hand_results):]
                 j = manipulation_view_to_json(manipulation_view(game, None), history=self._texts[game.hand_start:],
                                               hand_results=list(self._results))
-                self._public = (len(game.actions), j)
-                return j
-            while len(self._results) < len(game.round_results):
-                self._results.append(round_result_json(game.round_results[len(self._results)]))
-            del self._results[len(game.round_results):]
-            j = view_to_json(view(game, None), history=self._texts[game.round_start:],
-                             round_results=list(self._results))
+            else:
+                j = view_to_json(view(game, None), history=self._texts[game.round_start:],
+                                 round_results=list(self._results))
             self._public = (len(game.actions), j)
         return self._public[1]
 
@@ -334,17 +383,44 @@ class Table:
 
     def public_text(self) -> tuple[str, tuple[tuple[str, ...], tuple[str, ...]]]:
         """``public_json`` as JSON text, and cut around the seat's own part (``json_template``), once per
-        version: each seat's state then encodes only its own hand and legal actions."""
+        version: each seat's state then encodes only its own hand and legal actions. The history and the
+        scored rounds (or hands), which only grow, are spliced in from their texts kept per action and
+        per round, and a contract game's melds from their texts kept per meld: a version encodes little
+        more than what is new."""
+        template, whole = self._public_parts()
+        if whole is None:
+            assert self._public_text is not None
+            if isinstance(self.game, ManipulationGame):
+                public = self.public_json()
+                keys = template[1]
+                # the whole text is the template with the public values (when the public view has every key)
+                whole = fill_template(template, public) if all(k in public for k in keys) else dumps(public)
+            else:  # a spectator's contract view: no seat, no hand
+                whole = fill_texts(template, {"seat": "null", "hand": "[]"})
+            self._public_text = (self._public_text[0], template, whole)
+        return whole, template
+
+    def _public_parts(self) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], str | None]:
         game = self.game
         assert game is not None
         cached = self._public_text
         if cached is None or cached[0] != len(game.actions):
-            public = self.public_json()
-            keys = MANIPULATION_PRIVATE if isinstance(game, ManipulationGame) else CONTRACT_PRIVATE
-            template = json_template(public, keys)
-            # the whole text is the template with the public values (when the public view has every key)
-            whole = fill_template(template, public) if all(k in public for k in keys) else dumps(public)
-            cached = self._public_text = (len(game.actions), whole, template)
+            self._catch_up(game)
+            if self._results_json is None:
+                self._results_json = dumps(self._results)
+            if isinstance(game, ManipulationGame):
+                keys = (*MANIPULATION_PRIVATE, "history", "hand_results")
+                template = fill_some(json_template(self.public_json(), keys),
+                                     {"history": f"[{','.join(self._history_json[game.hand_start:])}]",
+                                      "hand_results": self._results_json})
+            else:
+                v = view(game, None)
+                rest = view_to_json(v, history=[], round_results=[], table=[])  # those three spliced in
+                template = fill_some(json_template(rest, (*CONTRACT_PRIVATE, "table", "history", "round_results")),
+                                     {"table": melds_text(v.table),
+                                      "history": f"[{','.join(self._history_json[game.round_start:])}]",
+                                      "round_results": self._results_json})
+            cached = self._public_text = (len(game.actions), template, None)
         return cached[1], cached[2]
 
     def deadline(self) -> float | None:
@@ -353,11 +429,21 @@ class Table:
             return round(time.time() + (self.window_deadline - time.monotonic()), 3)
         return None
 
+    def table_text(self) -> str:
+        """``dumps(self.table_json())``, made again only when something it shows has changed."""
+        settings = self.settings
+        key = (self.status, settings.buy_seconds, settings.bot_pause, settings.standin_seconds,
+               *[(s.kind, s.level, s.name, s.token_hash is None, bool(s.conns), s.standin) for s in self.seats])
+        cached = self._table_text
+        if cached is None or cached[0] != key:
+            cached = self._table_text = (key, dumps(self.table_json()))
+        return cached[1]
+
     def shared_text(self) -> tuple[str, str]:
         """The part of a state message that is the same for every connection: version, table, deadline."""
         deadline = self.deadline()
         deadline_text = "null" if deadline is None else repr(deadline)  # as json.dumps writes a float
-        return f',"table":{dumps(self.table_json())}', f',"deadline":{deadline_text}}}'
+        return f',"table":{self.table_text()}', f',"deadline":{deadline_text}}}'
 
     def state_text(self, conn: Conn, shared: tuple[str, str] | None = None) -> str:
         """``dumps(state_for(conn))``, the public part encoded once per version for every seat
@@ -370,15 +456,19 @@ class Table:
                 f'"you":{"null" if seat is None else seat},"host":{"true" if seat == 0 else "false"}{shared[0]}')
         if game is None:
             return f'{head},"game":null,"legal":[]{shared[1]}'
-        whole, template = self.public_text()
         if seat is None:
-            return f'{head},"game":{whole},"legal":[]{shared[1]}'
+            return f'{head},"game":{self.public_text()[0]},"legal":[]{shared[1]}'
+        template = self._public_parts()[0]
         if isinstance(game, ManipulationGame):
             private, legal = self.manipulation_private(game, seat)
             own = fill_template(template, private)
             return f'{head},"game":{own},"legal":{dumps(legal)}{shared[1]}'
-        hand = () if game.phase is Phase.GAME_OVER else game.hands[seat]   # as ``view`` shows it
-        own = fill_texts(template, {"seat": str(seat), "hand": cards_text(hand)})
+        hand = cards_text(() if game.phase is Phase.GAME_OVER else game.hands[seat])   # as ``view`` shows it
+        pieces = template[0]
+        if template[1] == CONTRACT_PRIVATE:  # "seat", then "hand"
+            own = f"{pieces[0]}{seat}{pieces[1]}{hand}{pieces[2]}"
+        else:
+            own = fill_texts(template, {"seat": str(seat), "hand": hand})
         return f'{head},"game":{own},"legal":{legal_text(game.legal_list(seat))}{shared[1]}'
 
     def manipulation_private(self, game: ManipulationGame, seat: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -449,9 +539,17 @@ class Table:
         if after.is_over:
             self.status = "over"
         self._note_window()
-        await self.prepare()
+        if isinstance(after, ManipulationGame):
+            await self.prepare()
         self.broadcast()
-        self.wake.set()
+        self.nudge()
+
+    def nudge(self) -> None:
+        """Wake the driver after an action, unless the event it waits for is still the next one (the
+        tables of people who are all there: nothing to do). An event it then fires late finds the
+        version changed and plans again."""
+        if self._planned is _NOT_WAITING or self.next_event() != self._planned:
+            self.wake.set()
 
     def check_version(self, sent: object, action: AnyAction | PlayRequest) -> None:
         if isinstance(sent, bool) or not isinstance(sent, int):
@@ -489,21 +587,29 @@ class Table:
         return best
 
     async def drive(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             self.wake.clear()
             async with self.lock:
                 event = self.next_event()
                 version = self.version
-            if event is None:
-                await self.wake.wait()
-                continue
-            delay = event[0] - time.monotonic()
-            if delay > 0:
-                try:
-                    await asyncio.wait_for(self.wake.wait(), delay)
-                    continue  # something changed: plan again
-                except TimeoutError:
-                    pass
+                self._planned = event
+            try:
+                if event is None:
+                    await self.wake.wait()
+                    continue
+                delay = event[0] - time.monotonic()
+                if delay > 0:
+                    # the wake, or the event's time (a timer that sets the wake: lighter than wait_for)
+                    timer = loop.call_later(delay, self.wake.set)
+                    try:
+                        await self.wake.wait()
+                    finally:
+                        timer.cancel()
+                    if time.monotonic() < event[0]:
+                        continue  # something changed: plan again
+            finally:
+                self._planned = _NOT_WAITING
             try:
                 await self.fire(event[1], event[2], version)
             except asyncio.CancelledError:
