@@ -105,6 +105,10 @@ def test_decides_from_the_view_only() -> None:
 
 
 # -- situations built by hand --------------------------------------------------------------------
+# The rule-based expert (level "hard"); the default expert plays by lookahead (tests/test_lookahead.py).
+RULE_BASED = ExpertSettings(lookahead=False)
+
+
 def _view(name: str, round_number: int, phase: Phase, hand: str, legal: list[Action],
           **changes: object) -> PlayerView:
     """A view of seat 0 in ``round_number`` of ``name``, 4 players, with the given hand."""
@@ -128,7 +132,7 @@ def test_keeps_the_outside_run() -> None:
     # SET RUN: the set is made; 7H 8H 9H is an outside run (6H or 10H), 4C 5C 7C an inside one
     hand = "KS KH KD 7H 8H 9H 4C 5C 7C"
     v = _view("isra", 2, Phase.PLAY, hand, _discards(hand))
-    action = ExpertPlayer(1).choose(v)
+    action = ExpertPlayer(1, RULE_BASED).choose(v)
     assert isinstance(action, Discard) and suit_of(action.card) == 3, action
 
 
@@ -157,7 +161,7 @@ def test_does_not_discard_a_card_that_plays_on_the_table() -> None:
     hand = "AC 4D 7S 7H 7D QC QD QH"
     v = _view("isra", 1, Phase.PLAY, hand, _discards(hand), table=(aces,),
               down=(False, True, False, False), hand_counts=(8, 5, 11, 11))
-    action = ExpertPlayer(1).choose(v)
+    action = ExpertPlayer(1, RULE_BASED).choose(v)
     assert isinstance(action, Discard) and action.card != card("AC"), action
 
 
@@ -167,13 +171,13 @@ def test_suicide_buy_late_but_not_an_early_useless_card() -> None:
     legal: list[Action] = [Buy(0), Pass(0)]
     early = _view("isra", 5, Phase.BUY, hand, legal, discard_top=card("4S"), discard_live=True,
                   turn=3, to_act=(0,))
-    assert ExpertPlayer(1).choose(early) == Pass(0)
+    assert ExpertPlayer(1, RULE_BASED).choose(early) == Pass(0)
     late = dataclasses.replace(early, down=(False, True, True, False), hand_counts=(11, 1, 4, 11))
     # the suicide buy is a setting, off by default (against greedy tables it measured weaker)
-    suicide = ExpertSettings(suicide_cards=1, greedy_shapes=False)
+    suicide = ExpertSettings(suicide_cards=1, greedy_shapes=False, lookahead=False)
     assert ExpertPlayer(1, suicide).choose(late) == Buy(0)
     assert ExpertPlayer(1, suicide).choose(early) == Pass(0)
-    assert ExpertPlayer(1).choose(late) == Pass(0)
+    assert ExpertPlayer(1, RULE_BASED).choose(late) == Pass(0)
 
 
 def test_plays_greedy_rounds_by_greedy() -> None:
@@ -182,14 +186,14 @@ def test_plays_greedy_rounds_by_greedy() -> None:
     for top in ("7C", "4S", "KH"):
         v = _view("isra", 5, Phase.BUY, hand, [Buy(0), Pass(0)], discard_top=card(top),
                   discard_live=True, turn=3)
-        assert ExpertPlayer(1).choose(v) == GreedyPlayer(1).choose(v)
+        assert ExpertPlayer(1, RULE_BASED).choose(v) == GreedyPlayer(1).choose(v)
 
 
 def test_buys_what_completes_a_meld() -> None:
     hand = "7S 7H 9S 9H 9D 5C 6C 8C KD QH 3S"
     v = _view("isra", 5, Phase.BUY, hand, [Buy(0), Pass(0)], discard_top=card("7C"),
               discard_live=True, turn=3)
-    assert ExpertPlayer(1).choose(v) == Buy(0)
+    assert ExpertPlayer(1, RULE_BASED).choose(v) == Buy(0)
 
 
 def test_sheds_high_cards_once_down() -> None:
@@ -197,7 +201,7 @@ def test_sheds_high_cards_once_down() -> None:
     v = _view("isra", 1, Phase.PLAY, hand, _discards(hand), down=(True, False, False, False),
               table=(MeldView(0, 0, "set", tuple(parse_cards("5S 5H 5D")), ()),
                      MeldView(1, 0, "set", tuple(parse_cards("6S 6H 6D")), ())))
-    assert ExpertPlayer(1).choose(v) == Discard(0, card("KD"))
+    assert ExpertPlayer(1, RULE_BASED).choose(v) == Discard(0, card("KD"))
 
 
 def test_cut_aims_at_the_exact_count() -> None:

@@ -30,7 +30,7 @@ import random
 import re
 from collections.abc import Collection, Sequence
 
-from shanghai.cards import JOKER, Card, rank_of, suit_of
+from shanghai.cards import JOKER, Card, card_text, rank_of, suit_of
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -128,23 +128,58 @@ def _best_set(counts: dict[int, int], size: int) -> tuple[int, list[int]]:
     return len(best), best
 
 
+# Rank bits of every window of a run's size, lowest first (ranks 1-14, the ace also as 14), and
+# the best window of each suit's rank bits, both by run size, filled as met.
+_RUN_WINDOWS: dict[int, tuple[int, ...]] = {}
+_RUN_BEST: dict[int, dict[int, tuple[int, int]]] = {}
+
+
+def _best_window(mask: int, size: int) -> tuple[int, int]:
+    """(cards, their rank bits) of the first window of ``size`` ranks holding most of ``mask``."""
+    by_mask = _RUN_BEST.setdefault(size, {})
+    hit = by_mask.get(mask)
+    if hit is not None:
+        return hit
+    windows = _RUN_WINDOWS.get(size)
+    if windows is None:
+        windows = tuple(sum(1 << r for r in range(low, low + size)) for low in range(1, 16 - size))
+        _RUN_WINDOWS[size] = windows
+    best = (0, 0)
+    for window in windows:
+        bits = mask & window
+        n = bits.bit_count()
+        if n > best[0]:
+            best = (n, bits)
+    by_mask[mask] = best
+    return best
+
+
 def _best_run(counts: dict[int, int], size: int) -> tuple[int, list[int]]:
-    best: list[int] = []
+    """The window of ``size`` ranks of one suit holding most distinct cards (the first found,
+    suits in order, lowest window first) and those cards, lowest rank first."""
+    masks = [0, 0, 0, 0]
+    for c, n in counts.items():
+        if n > 0 and c < 64:
+            masks[c >> 4] |= 1 << (c & 15)
+    best_n = 0
+    best_suit = 0
+    best_bits = 0
     for suit in range(4):
-        present = [r for r in range(1, 14) if counts.get(suit * 16 + r, 0) > 0]
-        if not present:
+        mask = masks[suit]
+        if not mask:
             continue
-        ranks = set(present)
-        if 1 in ranks:
-            ranks.add(14)  # the ace at the high end
-        for low in range(1, 16 - size):
-            window = [r for r in range(low, low + size) if r in ranks]
-            if len(window) > len(best):
-                best = [suit * 16 + (1 if r == 14 else r) for r in window]
-    return len(best), best
+        if mask & 2:
+            mask |= 1 << 14  # the ace at the high end
+        n, bits = _best_window(mask, size)
+        if n > best_n:
+            best_n, best_suit, best_bits = n, suit, bits
+    if not best_n:
+        return 0, []
+    base = best_suit * 16
+    return best_n, [base + (1 if r == 14 else r) for r in range(1, 15) if best_bits >> r & 1]
 
 
-def _connections(card: int, hand: Sequence[int], wilds: Collection[int]) -> int:
+def connections(card: int, hand: Sequence[int], wilds: Collection[int]) -> int:
     """Partners of ``card`` in ``hand``: same rank, or same suit within two ranks."""
     if card in wilds:
         return 99
@@ -349,6 +384,25 @@ class GreedyPlayer:
             rest = list(hand)
             rest.remove(c)
             loss = base - self._progress(view, rest)
-            return (loss, c in wilds, _connections(c, hand, wilds), -self._points(view, c),
+            return (loss, c in wilds, connections(c, hand, wilds), -self._points(view, c),
                     rng_key[c])
         return min(cards, key=key)
+
+
+def greedy_reason(a: Action) -> str:
+    """A one-line reason for an action chosen by greedy's rules (for the coach)."""
+    if isinstance(a, Buy):
+        return "buy: it brings your hand closer to the contract"
+    if isinstance(a, Pass):
+        return "pass"
+    if isinstance(a, TakeDiscard):
+        return "take the discard: it brings your hand closer to the contract"
+    if isinstance(a, DrawStock):
+        return "draw: the discard does not help your contract"
+    if isinstance(a, Discard):
+        return f"discard {card_text(a.card)}: it helps your contract least"
+    if isinstance(a, LayOff):
+        return f"lay off {card_text(a.card)} on meld {a.meld}"
+    if isinstance(a, GoDown):
+        return "go down now"
+    return f"{a}"
