@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -236,3 +238,37 @@ def test_a_connection_outbox_keeps_order_ends_with_none_and_lets_a_slow_client_g
         assert slow.closed and len(slow.outbox) == OUTBOX_LIMIT + 1 and slow.outbox[-1] is None
 
     asyncio.run(run())
+
+
+def test_a_locked_database_does_not_stall_the_event_loop(tmp_path: Path) -> None:
+    # Another process (here: another connection) holds SQLite's write lock: the commit waits for it
+    # in a worker thread while the loop keeps serving; the action is committed once the lock is gone.
+    path = tmp_path / "s.sqlite3"
+    storage = Storage(f"sqlite:///{path}")
+    try:
+        storage.create_game("g1", "inv-g1", {"preset": "may-i"}, 5, {}, [SeatRow(0, "human", None, "Ann", None)])
+        committer = Committer(storage)
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+
+        async def run() -> float:
+            loop = asyncio.get_running_loop()
+            job = loop.create_task(committer.append("g1", 0, "0 draw"))
+            ticks, start, longest = 0, time.monotonic(), 0.0
+            while time.monotonic() - start < 0.6:  # the loop keeps turning while the commit waits
+                before = time.monotonic()
+                await asyncio.sleep(0.01)
+                longest = max(longest, time.monotonic() - before)
+                ticks += 1
+            assert not job.done()
+            other.execute("COMMIT")
+            await asyncio.wait_for(job, 10)
+            return longest
+
+        longest = asyncio.run(run())
+        other.close()
+        assert longest < 0.3
+        row = storage.load("g1")
+        assert row is not None and row.actions == ["0 draw"]
+    finally:
+        storage.close()

@@ -171,7 +171,7 @@ async def serve_socket(manager: Manager, ws: WebSocket) -> None:
     """One client: read messages (checked for size, rate and form), answer through the outbox."""
     await ws.accept()
     # uvicorn with shanghai's WebSocket protocol (``shanghai serve``) writes messages without the writer
-    conn = Conn(ws.scope.get("extensions", {}).get(SEND_TEXTS))
+    conn = Conn((ws.scope.get("extensions") or {}).get(SEND_TEXTS))
 
     async def write() -> None:
         try:

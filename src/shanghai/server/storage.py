@@ -81,6 +81,8 @@ _SQLITE_GAME_OVER = "UPDATE shanghai_games SET status = 'over', updated = ? WHER
 
 log = logging.getLogger("shanghai.server")
 
+BUSY_TIMEOUT_MS = 5000   # how long a write waits for another connection's write lock (SQLite)
+
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -134,6 +136,7 @@ class Storage:
         self._sqlite_actions: Any = None
         self._sqlite_lock = threading.Lock()
         self._sqlite_autocheckpoint = 1000
+        self._sqlite_busy_ms = BUSY_TIMEOUT_MS
         # False: the commits of actions leave SQLite's WAL checkpoints to ``checkpoint`` (``Committer``)
         self.autocheckpoint = True
 
@@ -178,11 +181,14 @@ class Storage:
         """Commit action number ``n`` (the primary key refuses a second action ``n``)."""
         self.append_actions([(game_id, n, text, over)])
 
-    def append_actions(self, rows: list[tuple[str, int, str, bool]]) -> None:
-        """Commit actions ``(game_id, n, text, over)`` of different games in one transaction: all or none."""
+    def append_actions(self, rows: list[tuple[str, int, str, bool]], *, wait: bool = True) -> None:
+        """Commit actions ``(game_id, n, text, over)`` of different games in one transaction: all or none.
+
+        ``wait=False`` (SQLite): fail at once, instead of waiting up to 5 s, when another connection
+        holds the database's write lock (the event loop must not wait)."""
         now = time.time()
         if self.engine.dialect.name == "sqlite":
-            self._append_sqlite(rows, now)
+            self._append_sqlite(rows, now, wait)
             return
         with self.engine.begin() as c:
             values = [{"game_id": g, "n": n, "text": text, "at": now} for g, n, text, _ in rows]
@@ -197,16 +203,21 @@ class Storage:
             with self.engine.connect() as c:
                 c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
-    def _append_sqlite(self, rows: list[tuple[str, int, str, bool]], now: float) -> None:
+    def _append_sqlite(self, rows: list[tuple[str, int, str, bool]], now: float, wait: bool) -> None:
         with self._sqlite_lock:
             if self._sqlite_actions is None:
                 self._sqlite_actions = self.engine.raw_connection()
                 self._sqlite_autocheckpoint = 1000   # SQLite's default
+                self._sqlite_busy_ms = BUSY_TIMEOUT_MS
             db = self._sqlite_actions.driver_connection
             want = 1000 if self.autocheckpoint else 0
             if self._sqlite_autocheckpoint != want:
                 db.execute(f"PRAGMA wal_autocheckpoint={want}")
                 self._sqlite_autocheckpoint = want
+            busy = BUSY_TIMEOUT_MS if wait else 0
+            if self._sqlite_busy_ms != busy:
+                db.execute(f"PRAGMA busy_timeout={busy}")
+                self._sqlite_busy_ms = busy
             try:  # the driver begins the transaction before the first insert
                 db.executemany(_SQLITE_INSERT_ACTION, [(g, n, text, now) for g, n, text, _ in rows])
                 for g, _, _, over in rows:
@@ -255,10 +266,12 @@ class Committer:
     SQLite: the actions appended during one turn of the event loop are committed together at its end,
     on the loop's thread (a commit in WAL mode without fsync takes some 40 microseconds: less than
     handing it to a thread and back), and the WAL is checkpointed in a worker thread now and then
-    instead of by the commit that fills it (a checkpoint syncs the disk). Other databases (a round
-    trip over the network): the actions that arrive while a commit runs go together in the next
-    transaction, in a worker thread. One writer at a time, so a table's actions (one at a time, under
-    its lock) are committed in their order."""
+    instead of by the commit that fills it (a checkpoint syncs the disk). That commit never waits: when
+    it fails (another process holds the write lock, or an action is refused) the batch goes to the
+    worker thread as for other databases, and so do the actions that arrive while the thread works.
+    Other databases (a round trip over the network): the actions that arrive while a commit runs go
+    together in the next transaction, in a worker thread. One writer at a time, so a table's actions
+    (one at a time, under its lock) are committed in their order."""
 
     CHECKPOINT_EVERY = 200   # SQLite commits between checkpoints
 
@@ -268,32 +281,45 @@ class Committer:
         if self.inline:
             storage.autocheckpoint = False
         self._lock = threading.Lock()
-        self._pending: list[tuple[tuple[str, int, str, bool], asyncio.Future[None]]] = []
-        self._busy = False
+        self._pending: list[tuple[tuple[str, int, str, bool], asyncio.Future[None]]] = []  # the thread's
+        self._here: list[tuple[tuple[str, int, str, bool], asyncio.Future[None]]] = []     # the loop's
+        self._busy = False   # the worker thread is committing (set and cleared under _lock)
         self._commits = 0
         self._checkpointing = False
 
     async def append(self, game_id: str, n: int, text: str, *, over: bool = False) -> None:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        if self.inline:
-            self._pending.append(((game_id, n, text, over), done))
-            if len(self._pending) == 1:
+        if self.inline and not self._busy:
+            self._here.append(((game_id, n, text, over), done))
+            if len(self._here) == 1:
                 loop.call_soon(self._commit_here, loop)
-            await done
-            return
+        else:
+            self._to_thread([((game_id, n, text, over), done)], loop)
+        await done
+
+    def _to_thread(self, batch: list[tuple[tuple[str, int, str, bool], asyncio.Future[None]]],
+                   loop: asyncio.AbstractEventLoop) -> None:
         with self._lock:
-            self._pending.append(((game_id, n, text, over), done))
+            self._pending.extend(batch)
             start, self._busy = not self._busy, True
         if start:
             loop.run_in_executor(None, self._drain, loop)
-        await done
 
     def _commit_here(self, loop: asyncio.AbstractEventLoop) -> None:
         """Commit what is pending (SQLite, on the loop's thread), then tell the waiting tables."""
-        batch, self._pending = self._pending, []
-        if batch:
-            _settle([done for _, done in batch], self._commit(batch))
+        batch, self._here = self._here, []
+        if not batch:
+            return
+        if self._busy:  # the thread commits (it holds the connection): after what it has, in order
+            self._to_thread(batch, loop)
+            return
+        try:
+            self.storage.append_actions([row for row, _ in batch], wait=False)
+        except Exception:  # locked by another process, or an action refused: the thread sorts it out
+            self._to_thread(batch, loop)
+            return
+        _settle([done for _, done in batch], [None] * len(batch))
         self._commits += 1
         if self._commits >= self.CHECKPOINT_EVERY and not self._checkpointing:
             self._commits, self._checkpointing = 0, True
@@ -354,6 +380,6 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")   # WAL + NORMAL: a committed write survives a killed process
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
