@@ -103,15 +103,16 @@ def test_buys_more_readily_where_the_contract_needs_more_cards_than_a_hand() -> 
     assert GreedyPlayer(1).choose(v) == Pass(0)
 
 
-def test_the_expert_plays_by_lookahead_and_says_why() -> None:
+def test_the_expert_plays_by_lookahead_when_set_and_says_why() -> None:
     hand = "7H 7S 9D 9C 9H KD 4C 2S QD JC 5H"
     v = _view(1, Phase.DRAW, hand, [TakeDiscard(0), DrawStock(0)], discard_top=card("7D"),
               discard_live=True)
-    action, reason = ExpertPlayer(1).decide(v)
+    looking = ExpertSettings(lookahead=True)
+    action, reason = ExpertPlayer(1, looking).decide(v)
     assert action == TakeDiscard(0) and "sooner" in reason
-    assert ExpertPlayer(1).choose(v) == LookaheadPlayer(1).choose(v)
-    # the rule-based expert (level "hard") is still there
-    assert ExpertPlayer(1, ExpertSettings(lookahead=False)).decide(v)[1] != reason
+    assert ExpertPlayer(1, looking).choose(v) == LookaheadPlayer(1).choose(v)
+    # by default the expert plays by its rules (the lookahead measured no stronger)
+    assert "sooner" not in ExpertPlayer(1).decide(v)[1]
 
 
 def test_reproducible_and_legal_over_whole_rounds() -> None:

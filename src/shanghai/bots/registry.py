@@ -6,12 +6,10 @@ expert, a fixed :data:`SEARCH_ITERATIONS` per searched decision). Levels (what a
 * ``easy``: the greedy player making beginner's mistakes: it never buys, and a third of its
   discards are chosen at random (it can throw a card it needed), so a beginner can beat it.
 * ``medium``: the greedy player as it is.
-* ``hard``: the expert player's rules without its lookahead (the strategy pointers of document
-  000 as rules of thumb: outside runs, card counting, not feeding the next player, ...), with some
-  restraint: it guards its discards only half as much and makes a random discard 5% of the time.
-* ``expert``: the strongest fast player we have, the expert player (sampled draws and exact
-  contract checks before going down; switch it to ``search`` once the search player is shown
-  stronger).
+* ``hard``: the expert player with some restraint: it guards its discards only half as much
+  and makes a random discard 5% of the time.
+* ``expert``: the strongest fast player we have, the expert player (switch it to ``search``
+  once the search player is shown stronger).
 
 >>> type(make_player("random", 1)).__name__
 'RandomPlayer'
@@ -53,8 +51,8 @@ HARD_SETTINGS = ExpertSettings(feed_weight=0.5, mistakes=0.05, lookahead=False)
 
 
 def rule_based_expert(seed: int) -> ExpertPlayer:
-    """The expert's rules without its lookahead: the search player's rollout policy (the lookahead
-    is too slow to play out hundreds of turns a decision)."""
+    """The expert by its rules, never its lookahead: the search player's rollout policy (the
+    lookahead is too slow to play out hundreds of turns a decision)."""
     return ExpertPlayer(seed, ExpertSettings(lookahead=False))
 
 
