@@ -3,10 +3,14 @@
 Starts ``shanghai serve`` (SQLite in a temporary folder), creates ``--tables`` tables of four seats,
 connects four WebSocket clients to each (the measured time starts once all are connected), and plays
 them, every client choosing among the legal actions the server listed (going down and laying off
-first) after ``--think`` seconds. Reports the actions the server accepted per second and the latency
-from an action sent to the sender's next state.
+first) after a thinking time drawn between 0.5 and 1.5 times ``--think`` seconds. Reports the actions
+the server accepted per second and the latency from an action sent to the sender's next state.
 
-    python benchmarks/bench_server.py --tables 50 --seconds 30 [--think 0.5] [--json] [--profile out.prof]
+    python benchmarks/bench_server.py --tables 50 --seconds 30 [--think 1.0] [--json] [--profile out.prof]
+
+The default thinking time is the pause of the server's own computer players (``Settings.bot_pause``,
+1 s): the load of that many tables of computer players. ``--think 0.5`` plays twice as fast (a stress
+figure; the README gives both).
 
 It also reports the server process's CPU time while the tables play (Linux: ``/proc``; the event
 loop's thread apart) divided by the actions it committed meanwhile (counted in its database): the
@@ -45,6 +49,8 @@ from websockets.client import ClientProtocol
 from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.uri import WebSocketURI, parse_uri
+
+from shanghai.server.tables import Settings
 
 
 def _free_port() -> int:
@@ -400,7 +406,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--think", type=float, default=0.5, help="mean thinking time of a player (s)")
+    parser.add_argument("--think", type=float, default=Settings().bot_pause,
+                        help="mean thinking time of a player (s; default: the server's computer players' pause)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, its stats to FILE")
     args = parser.parse_args()
