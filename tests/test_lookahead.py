@@ -1,4 +1,4 @@
-"""The lookahead player (bots/lookahead.py), the expert's default, and greedy's run estimate."""
+"""The lookahead player (bots/lookahead.py, the expert with ``lookahead=True``) and greedy's run estimate."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from shanghai.engine.game import Phase
 from shanghai.engine.view import PlayerView, view
 from shanghai.rules import preset
 from shanghai.solver import meets_contract
+from test_expert import _view as expert_view
 
 ISRA = preset("isra")
 NATURALS = [s * 16 + r for s in range(4) for r in range(1, 14)]
@@ -26,15 +27,7 @@ NATURALS = [s * 16 + r for s in range(4) for r in range(1, 14)]
 
 def _view(round_number: int, phase: Phase, hand: str, legal: list[Action], **changes: object) -> PlayerView:
     """A view of seat 0 in ``round_number`` of isra, 4 players, with the given hand."""
-    base = view(new_game("isra", 4, seed=1), 0)
-    fields: dict[str, object] = dict(
-        round_number=round_number, contract=ISRA.contract(round_number).text(), phase=phase,
-        turn=0, to_act=(0,), hand=tuple(parse_cards(hand)), hand_counts=(11, 11, 11, 11),
-        down=(False,) * 4, buys_used=(0,) * 4, buy_limit=ISRA.round(round_number).buys, table=(),
-        discard_top=None, discard_live=False, discard_size=5, stock_size=80, pending_wild=None,
-        buy_window=(), buy_claimant=None, history=(), legal=tuple(legal), cut=None)
-    fields.update(changes)
-    return dataclasses.replace(base, **fields)  # type: ignore[arg-type]
+    return expert_view("isra", round_number, phase, hand, legal, **changes)
 
 
 # -- time to meet a contract ----------------------------------------------------------------------
