@@ -1,7 +1,7 @@
 """Computer players by name: ``make_player("greedy", seed)``, and the levels for humans.
 
-Players: ``random``, ``greedy``, ``expert``, ``search`` (ISMCTS with rollouts of the rule-based
-expert, a fixed :data:`SEARCH_ITERATIONS` per searched decision). Levels (what a person picks at the table):
+Players: ``random``, ``greedy``, ``expert``, ``search`` (ISMCTS with expert rollouts, a fixed
+:data:`SEARCH_ITERATIONS` per searched decision). Levels (what a person picks at the table):
 
 * ``easy``: the greedy player making beginner's mistakes: it never buys, and a third of its
   discards are chosen at random (it can throw a card it needed), so a beginner can beat it.
@@ -47,15 +47,7 @@ KNOWN_PLAYERS: tuple[str, ...] = ("random", "greedy", "expert", "search")
 KNOWN_LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
 
 # The expert's settings at level "hard".
-HARD_SETTINGS = ExpertSettings(feed_weight=0.5, mistakes=0.05, lookahead=False)
-
-
-def rule_based_expert(seed: int) -> ExpertPlayer:
-    """The expert by its rules, never its lookahead: the search player's rollout policy (the
-    lookahead is too slow to play out hundreds of turns a decision)."""
-    return ExpertPlayer(seed, ExpertSettings(lookahead=False))
-
-
+HARD_SETTINGS = ExpertSettings(feed_weight=0.5, mistakes=0.05)
 # The search player's budget by name: a fixed number of iterations, so a seed reproduces its games.
 SEARCH_ITERATIONS = 8
 # The beginner's mistakes at level "easy".
@@ -105,7 +97,7 @@ def make_contract_player(spec: str, seed: int) -> Player:
     if name == "expert":
         return ExpertPlayer(seed)
     if name == "search":
-        return SearchPlayer(seed, iterations=SEARCH_ITERATIONS, rollout=rule_based_expert)
+        return SearchPlayer(seed, iterations=SEARCH_ITERATIONS, rollout=ExpertPlayer)
     if name == "hard":
         return ExpertPlayer(seed, HARD_SETTINGS)
     if name == "easy":
