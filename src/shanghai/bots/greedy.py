@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from shanghai.cards import JOKER, Card, card_text, rank_of, suit_of
 from shanghai.engine.actions import (
@@ -319,9 +319,13 @@ class GreedyPlayer:
             return passing
         gain = self._wants(view, card)
         after = self._progress(view, [*view.hand, card])
-        if gain > 0 and self._contract_size(view) - after <= BUY_MISSING:
+        if gain > 0 and self._contract_size(view) - after <= self._buy_missing(view):
             return buy
         return passing
+
+    def _buy_missing(self, view: PlayerView) -> int:
+        """A buy must leave the hand at most this many cards short of the contract."""
+        return BUY_MISSING
 
     def _shanghai(self, view: PlayerView) -> Action:
         calls = [a for a in view.legal if isinstance(a, CallShanghai)]
@@ -378,15 +382,21 @@ class GreedyPlayer:
                 return (c in wilds, fits_table(c, view.table, wilds), -self._points(view, c),
                         rng_key[c])
             return min(cards, key=down_key)
+        key = self._discard_key(view, hand, wilds)
+        return min(cards, key=lambda c: (*key(c), rng_key[c]))
+
+    def _discard_key(self, view: PlayerView, hand: list[Card],
+                     wilds: frozenset[int]) -> Callable[[Card], tuple[int, bool, int, int]]:
+        """Greedy's order for a discard from ``hand`` before going down, best first: the least
+        progress lost, not a wild, the fewest partners, the most points."""
         base = self._progress(view, hand)
 
-        def key(c: Card) -> tuple[int, bool, int, int, float]:
+        def key(c: Card) -> tuple[int, bool, int, int]:
             rest = list(hand)
             rest.remove(c)
-            loss = base - self._progress(view, rest)
-            return (loss, c in wilds, connections(c, hand, wilds), -self._points(view, c),
-                    rng_key[c])
-        return min(cards, key=key)
+            return (base - self._progress(view, rest), c in wilds, connections(c, hand, wilds),
+                    -self._points(view, c))
+        return key
 
 
 def greedy_reason(a: Action) -> str:

@@ -30,10 +30,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from shanghai.bots.greedy import GreedyPlayer, connections, greedy_reason
+from shanghai.bots.greedy import GreedyPlayer, greedy_reason
 from shanghai.bots.hand_eval import knowledge
 from shanghai.cards import Card, card_text
-from shanghai.engine.actions import Action, Buy, Discard, DrawStock, Pass, TakeDiscard
+from shanghai.engine.actions import Action, Buy, Discard, DrawStock, TakeDiscard
 from shanghai.engine.view import PlayerView
 from shanghai.rules.model import Contract, Rules
 from shanghai.solver import may_meet_contract, meets_contract
@@ -54,9 +54,6 @@ class Pool:
         for c, n in enumerate(live):
             cards.extend([Card(c)] * round(n))
         return cls(cards)
-
-    def add(self, cards: Sequence[Card]) -> None:
-        self.cards.extend(cards)
 
     def samples(self, rng: random.Random, count: int, depth: int) -> list[tuple[Card, ...]]:
         """``count`` draw sequences of ``depth`` cards each (without replacement within one)."""
@@ -90,9 +87,10 @@ def time_to_meet(hand: Sequence[Card], contract: Contract, rules: Rules, draws: 
 
 
 def times(hand: Sequence[Card], contract: Contract, rules: Rules,
-          samples: Sequence[Sequence[Card]], horizon: int) -> list[int]:
-    """:func:`time_to_meet` on every sample, counted in turns from the next draw (at least 1)."""
-    return [max(1, time_to_meet(hand, contract, rules, s, horizon)) for s in samples]
+          samples: Sequence[Sequence[Card]], horizon: int, at_least: int = 1) -> list[int]:
+    """:func:`time_to_meet` on every sample, counted in turns from the next draw (at least 1; 0 when
+    ``at_least=0``: the hand meets now)."""
+    return [max(at_least, time_to_meet(hand, contract, rules, s, horizon)) for s in samples]
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +142,10 @@ class LookaheadPlayer(GreedyPlayer):
                 self._reason = f"draw: {card_text(view.discard_top)} plays nowhere on the table"
             elif isinstance(action, TakeDiscard) and view.discard_top is not None:
                 self._reason = f"take {card_text(view.discard_top)}: it plays on the table"
+        if isinstance(action, Buy) and view.discard_top is not None and not _contract_fits_hand(view):
+            short = self._contract_size(view) - self._progress(view, [*view.hand, view.discard_top])
+            self._reason = (f"buy {card_text(view.discard_top)}: this contract needs more cards than a "
+                            f"hand holds; it leaves you {short} short")
         return action, self._reason or greedy_reason(action)
 
     # -- the sampled draws ----------------------------------------------------------------------
@@ -154,22 +156,13 @@ class LookaheadPlayer(GreedyPlayer):
     def _mean_time(self, view: PlayerView, hand: Sequence[Card], samples: Sequence[Sequence[Card]],
                    horizon: int, at_least_one: bool = True) -> float:
         contract = view.rules.contract(view.round_number)
-        total = 0
-        for s in samples:
-            t = time_to_meet(hand, contract, view.rules, s, horizon)
-            total += max(1, t) if at_least_one else t
-        return total / len(samples)
+        return sum(times(hand, contract, view.rules, samples, horizon, int(at_least_one))) / len(samples)
 
     def _greedy_order(self, view: PlayerView, hand: list[Card], cards: Sequence[Card],
                       wilds: frozenset[int]) -> list[Card]:
         """``cards`` (no wilds) in greedy's order of preference for a discard from ``hand``."""
-        base = self._progress(view, hand)
-
-        def key(c: Card) -> tuple[int, int, int]:
-            rest = list(hand)
-            rest.remove(c)
-            return (base - self._progress(view, rest), connections(c, hand, wilds), -self._points(view, c))
-        return sorted((c for c in dict.fromkeys(cards) if c not in wilds), key=key)
+        return sorted((c for c in dict.fromkeys(cards) if c not in wilds),
+                      key=self._discard_key(view, hand, wilds))
 
     # -- decisions --------------------------------------------------------------------------------
     def _discard_card(self, view: PlayerView, cards: list[Card], wilds: frozenset[int]) -> Card:
@@ -223,21 +216,7 @@ class LookaheadPlayer(GreedyPlayer):
             self._reason = f"draw: {name} does not bring you down sooner than a card from the stock"
         return draw
 
-    def _buy(self, view: PlayerView) -> Action:
+    def _buy_missing(self, view: PlayerView) -> int:
         if _contract_fits_hand(view):
-            return super()._buy(view)
-        legal = view.legal
-        buy = next((a for a in legal if isinstance(a, Buy)), None)
-        passing = next((a for a in legal if isinstance(a, Pass)), None)
-        card = view.discard_top
-        seat = view.seat
-        if (buy is None or passing is None or card is None or seat is None or self._me_down(view)
-                or view.buys_used[seat] >= view.buy_limit):
-            return super()._buy(view)
-        after = self._progress(view, [*view.hand, card])
-        short = self._contract_size(view) - after
-        if self._wants(view, card) > 0 and short <= self.settings.short_buy_missing:
-            self._reason = (f"buy {card_text(card)}: this contract needs more cards than a hand "
-                            f"holds; it leaves you {short} short")
-            return buy
-        return passing
+            return super()._buy_missing(view)
+        return self.settings.short_buy_missing
