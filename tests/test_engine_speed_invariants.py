@@ -8,6 +8,7 @@ random player still plays the same game from the same seeds.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 
 import pytest
 
@@ -18,8 +19,8 @@ from shanghai.engine import Game, GoDown, LayOff, Phase
 from shanghai.engine.contract_bound import ContractBound, contract_bound
 from shanghai.engine.view import view
 from shanghai.errors import InvalidMeldError
-from shanghai.melds import check_run, check_set
-from shanghai.rules import preset
+from shanghai.melds import Meld, check_run, check_set
+from shanghai.rules import Rules, preset
 from shanghai.solver import solve_contract
 
 PRESETS = [("isra", ()), ("may-i", ()), ("may-i", ("aces-high",)), ("family-10", ()),
@@ -137,24 +138,33 @@ def test_bound_from_its_summary_equals_the_bound_from_the_hand(name: str, option
                 assert bound.possible(hand) == bound._possible_reference(hand), (number, sorted(hand))
 
 
-@pytest.mark.parametrize(("name", "options"), [*PRESETS, ("may-i", ("no-split",)), ("may-i-10", ())])
-def test_lay_off_options_by_shape_equal_those_tried(name: str, options: tuple[str, ...]) -> None:
-    """Melds of one shape share their options (fits._shape): each meld met in play accepts
-    exactly the cards that trying every card on it finds."""
-    rules = preset(name, options)
-    seen: set[object] = set()
-    for seed in range(6):
+def _melds_met(rules: Rules, seeds: Iterable[int]) -> Iterator[tuple[Game, Meld]]:
+    """Every meld met on the table (each once) in games of these seeds whose actions are drawn at
+    random, going down and laying off first; the game is as it was when the meld was met."""
+    seen: set[Meld] = set()
+    for seed in seeds:
         game = Game.new(rules, 4, seed=seed)
         rng = random.Random(seed)
         while not game.is_over:
             for tm in game.table:
                 if tm.meld not in seen:
                     seen.add(tm.meld)
-                    assert fits.lay_off_options(tm.meld, rules) == fits._options(tm.meld, rules), tm.meld
+                    yield game, tm.meld
             legal = game.legal_list()
             progress = [a for a in legal if isinstance(a, GoDown | LayOff)]
             game.apply(rng.choice(progress or legal))
-    assert len(seen) > 50
+
+
+@pytest.mark.parametrize(("name", "options"), [*PRESETS, ("may-i", ("no-split",)), ("may-i-10", ())])
+def test_lay_off_options_by_shape_equal_those_tried(name: str, options: tuple[str, ...]) -> None:
+    """Melds of one shape share their options (fits._shape): each meld met in play accepts
+    exactly the cards that trying every card on it finds."""
+    rules = preset(name, options)
+    seen = 0
+    for _, meld in _melds_met(rules, range(6)):
+        seen += 1
+        assert fits.lay_off_options(meld, rules) == fits._options(meld, rules), meld
+    assert seen > 50
 
 
 def test_lay_off_options_of_every_small_run_and_set() -> None:
@@ -198,20 +208,9 @@ def test_lay_offs_made_from_the_options_equal_those_checked() -> None:
     checked = 0
     for name, options in [*PRESETS, ("may-i", ("no-split",)), ("may-i-10", ())]:
         rules = preset(name, options)
-        seen: set[object] = set()
-        for seed in range(3):
-            game = Game.new(rules, 4, seed=seed)
-            rng = random.Random(seed)
-            while not game.is_over:
-                for tm in game.table:
-                    if tm.meld in seen:
-                        continue
-                    seen.add(tm.meld)
-                    for card, ends in fits.lay_off_options(tm.meld, rules).items():
-                        for end in ends:
-                            assert game._laid_off(tm.meld, card, end) == tm.meld.lay_off(card, end, rules)
-                            checked += 1
-                legal = game.legal_list()
-                progress = [a for a in legal if isinstance(a, GoDown | LayOff)]
-                game.apply(rng.choice(progress or legal))
+        for game, meld in _melds_met(rules, range(3)):
+            for card, ends in fits.lay_off_options(meld, rules).items():
+                for end in ends:
+                    assert game._laid_off(meld, card, end) == meld.lay_off(card, end, rules)
+                    checked += 1
     assert checked > 1000
