@@ -74,12 +74,16 @@ def is_black(card: int) -> bool:
 
 def card_text(card: int) -> str:
     """Canonical text of a card: ``10H``, ``QS``, ``JK``."""
-    if card == JOKER:
-        return "JK"
-    rank, suit = card & 15, card >> 4
-    if not (1 <= rank <= 13 and 0 <= suit <= 3):
+    text = _CARD_TEXTS.get(card)
+    if text is None:
         raise ValueError(f"{card} is not a card code")
-    return RANK_TEXT[rank] + SUITS[suit]
+    return text
+
+
+# every card's text by its code, worked out once (texts are written for every card of every message)
+_CARD_TEXTS: dict[int, str] = {suit * 16 + rank: RANK_TEXT[rank] + SUITS[suit]
+                               for suit in range(4) for rank in range(1, 14)}
+_CARD_TEXTS[JOKER] = "JK"
 
 
 def card_name(card: int) -> str:

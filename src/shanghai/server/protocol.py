@@ -133,14 +133,6 @@ def fill_some(template: tuple[tuple[str, ...], tuple[str, ...]],
     return tuple(out), tuple(keys)
 
 
-# every card's text by its code (a natural card is suit * 16 + rank, the joker 64): a dictionary look-up
-# instead of working the text out for each card of each message
-_CARD_TEXTS: dict[int, str] = {c: card_text(c) for c in [*range(1, 14), *range(17, 30), *range(33, 46),
-                                                          *range(49, 62), 64]}
-card_text_of = _CARD_TEXTS.__getitem__
-"""``card_text`` by look-up (KeyError for a code that is no card)."""
-
-
 def cards_text(cs: tuple[Card, ...] | list[Card]) -> str:
     """``dumps(cards(cs))`` (a card's text is letters and digits: nothing to escape).
 
@@ -150,7 +142,7 @@ def cards_text(cs: tuple[Card, ...] | list[Card]) -> str:
     """
     if not cs:
         return "[]"
-    return '["' + '","'.join(map(card_text_of, cs)) + '"]'
+    return '["' + '","'.join(map(card_text, cs)) + '"]'
 
 
 class ProtocolError(ValueError):
@@ -316,11 +308,11 @@ def legal_text(actions: list[Action]) -> str:
 
 # -- views ---------------------------------------------------------------------------------------------
 def cards(cs: tuple[Card, ...] | list[Card]) -> list[str]:
-    return list(map(card_text_of, cs))
+    return list(map(card_text, cs))
 
 
 def _opt_card(c: Card | None) -> str | None:
-    return None if c is None else card_text_of(c)
+    return None if c is None else card_text(c)
 
 
 def _cut(c: CutResult | None) -> dict[str, Any] | None:
