@@ -164,3 +164,58 @@ export function orderRun(cards, isWild) {
   while (spare.length) out.unshift(spare.shift());
   return out;
 }
+
+// -- the hand, in the player's own order (both tables keep it across reloads) ----------------------------
+
+// How many times each card stands in a list (a hand may hold two of a card).
+export function countOf(list) {
+  const m = new Map();
+  for (const x of list) m.set(x, (m.get(x) || 0) + 1);
+  return m;
+}
+
+const orderKey = (invite) => `shanghai:order:${invite}`;
+
+export function saveOrder(invite, order) {
+  sessionStorage.setItem(orderKey(invite), JSON.stringify(order));
+}
+
+// The hand the server sent, in the order the player had it (null: as saved for this table); new cards go
+// last. Returns {order, added, changed}; the order is saved.
+export function keepOrder(invite, order, hand) {
+  if (order === null) {
+    try { order = JSON.parse(sessionStorage.getItem(orderKey(invite)) || "null"); } catch { order = null; }
+    if (!Array.isArray(order)) order = [];
+  }
+  const want = countOf(hand);
+  const kept = [];
+  for (const c of order) {
+    const n = want.get(c) || 0;
+    if (n > 0) { kept.push(c); want.set(c, n - 1); }
+  }
+  const added = [];
+  for (const c of hand) {
+    const n = want.get(c) || 0;
+    if (n > 0) { added.push(c); want.set(c, n - 1); }
+  }
+  const changed = kept.length !== order.length || added.length > 0;
+  const out = kept.concat(added);
+  saveOrder(invite, out);
+  return { order: out, added, changed };
+}
+
+// Sorts the cards in place, by rank ("rank") or by suit.
+export function sortCards(cards, how) {
+  const key = how === "rank" ? (c) => rankIndex(c) * 10 + suitIndex(c) : (c) => suitIndex(c) * 100 + rankIndex(c);
+  return cards.sort((a, b) => key(a) - key(b));
+}
+
+// A card of the hand as a toggle button; data-index and data-focus find it again after a redraw.
+export function handCardEl(text, i, selected, opts = {}) {
+  const b = cardEl(text, { ...opts, tag: "button" });
+  b.type = "button";
+  b.setAttribute("aria-pressed", selected ? "true" : "false");
+  b.dataset.index = String(i);
+  b.dataset.focus = `hand-${i}`;
+  return b;
+}

@@ -1,4 +1,5 @@
-// Small DOM helpers: h() builds elements, announce() speaks through the ARIA live region.
+// Small DOM helpers: h() builds elements, announce() speaks through the ARIA live region; then the pieces
+// both table views (table.js, manipulation.js) draw alike.
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -44,4 +45,109 @@ export function toast(text, kind = "info") {
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { el.className = "toast"; }, kind === "error" ? 6000 : 3500);
   if (kind === "error") announce(text, true);
+}
+
+// -- pieces of the two table views; view: a TableView or ManipulationTableView (st, conn, name(), ...) -------
+
+// The message line under the table: emptied for a new state, or what the server refused (also a toast).
+export function showMessage(el, text = "", error = false) {
+  el.textContent = text;
+  el.className = error ? "message error" : "message";
+  if (error) toast(text, "error");
+}
+
+// The letter of a table-wide shortcut, or null where the key belongs to a field, a dialog or a modifier.
+export function shortcutKey(ev, dialog) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return null;
+  const t = ev.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return null;
+  if (dialog.open) return null;
+  return ev.key.toLowerCase();
+}
+
+// A seat's name as the page says it ("You" for the player), and with "(you)" where a list names everyone.
+export function seatName(st, seat) {
+  if (seat === st.you) return "You";
+  const s = st.table.seats[seat];
+  return s ? s.name : `Seat ${seat + 1}`;
+}
+
+export function seatFullName(st, seat) {
+  const s = st.table.seats[seat];
+  const n = s ? s.name : `Seat ${seat + 1}`;
+  return seat === st.you ? `${n} (you)` : n;
+}
+
+// The head's tools: the game's own buttons first, then Scores and the way back to the lobby.
+export function headTools(view, ...first) {
+  return h("div", { class: "head-tools" }, first,
+    h("button", { type: "button", id: "show-scores", "data-focus": "scores", onclick: () => view.showScores() }, "Scores"),
+    h("a", { href: "/", class: "button subtle" }, "Lobby"));
+}
+
+// One player's box: name, cards in hand and total, with the game's own facts (words for the label, spans
+// before the total, one after it); the host may free the seat of a person who left.
+export function playerBox(view, i, { name, words = [], facts = [], after = null }) {
+  const st = view.st;
+  const g = st.game;
+  const seat = st.table.seats[i] || {};
+  const acting = g.to_act.includes(i);
+  const status = seat.kind === "bot" ? "computer" : seat.standin ? "away: a computer plays" : seat.connected ? "" : "away";
+  return h("div", {
+    class: `player${acting ? " acting" : ""}${i === st.you ? " me" : ""}${g.turn === i ? " turn" : ""}`,
+    dataset: { seat: String(i) }, "aria-current": g.turn === i ? "true" : null,
+    "aria-label": `${view.name(i)}: ${g.hand_counts[i]} cards, ${[...words, `total ${g.totals[i]}`].join(", ")}${acting ? ", to act" : ""}`,
+  },
+  h("div", { class: "pname" }, acting ? h("span", { class: "turn-dot", "aria-hidden": "true" }) : null, name),
+  h("div", { class: "pstats" },
+    h("span", { class: "count", title: "cards in hand" }, h("span", { class: "mini-back", "aria-hidden": "true" }), h("b", { class: "hand-count" }, g.hand_counts[i])),
+    facts,
+    h("span", { class: "total", title: "total points" }, `${g.totals[i]} pts`),
+    after),
+  status ? h("div", { class: "pnote" }, status) : null,
+  st.host && seat.kind === "human" && !seat.connected && !seat.open && i !== st.you && g.phase !== "game-over"
+    ? h("button", { type: "button", class: "subtle small-btn", "data-focus": `remove-${i}`,
+      onclick: () => view.conn.send({ type: "remove_seat", seat: i }) }, "Free this seat") : null);
+}
+
+// The hand's heading and sort buttons, and "Clear selection" while cards are selected (clearId: its id, if any).
+export function handTools(view, clearId) {
+  return h("div", { class: "hand-tools" },
+    h("h2", { id: "hand-title" }, `Your hand (${view.order.length})`),
+    h("span", { class: "sort-label", "aria-hidden": "true" }, "Sort:"),
+    h("button", { type: "button", id: "sort-rank", "data-focus": "sort-rank", "aria-label": "Sort by rank", onclick: () => view.sortBy("rank") }, "Rank"),
+    h("button", { type: "button", id: "sort-suit", "data-focus": "sort-suit", "aria-label": "Sort by suit", onclick: () => view.sortBy("suit") }, "Suit"),
+    view.selected.size ? h("button", { type: "button", class: "subtle", id: clearId, onclick: () => { view.selected.clear(); view.render(); } }, "Clear selection") : null);
+}
+
+// The scores dialog, alike in both games but for the last hand's own lines and table, which
+// middle(d, last, over, order) appends (order: the seats, lowest total first); then every hand's points and
+// the buttons, and it opens and is read. word: what the game calls a hand ("hand", "round").
+export function scoresDialog(view, word, results, middle) {
+  const st = view.st;
+  const g = st.game;
+  const d = view.el.dialog;
+  if (d.open) d.close();
+  clear(d);
+  const last = results[results.length - 1];
+  const over = g.phase === "game-over";
+  const order = [...Array(g.players).keys()].sort((a, b) => g.totals[a] - g.totals[b]);
+  const Word = word[0].toUpperCase() + word.slice(1);
+  d.append(h("h2", { id: "scores-title" }, over ? "The game is over" : last ? `${Word} ${last.number} is over` : "Scores"));
+  middle(d, last, over, order);
+  if (last) {
+    d.append(h("details", {}, h("summary", {}, `Every ${word}`),
+      h("table", { class: "score-table all" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, Word), [...Array(g.players).keys()].map((i) => h("th", { scope: "col" }, view.fullName(i))))),
+        h("tbody", {}, results.map((r) => h("tr", {}, h("th", { scope: "row" }, r.number), r.points.map((p, i) => h("td", { class: "num" }, `${p}${r.went_out === i ? " ★" : ""}`)))),
+          h("tr", { class: "totals" }, h("th", { scope: "row" }, "Total"), g.totals.map((t) => h("td", { class: "num" }, t)))))));
+  } else {
+    d.append(h("p", {}, `No ${word} has been scored yet.`));
+  }
+  d.append(h("div", { class: "row" },
+    over && st.host ? h("button", { type: "button", class: "primary", onclick: () => { d.close(); view.conn.send({ type: "rematch" }); } }, "Rematch") : null,
+    h("button", { type: "button", class: over ? "" : "primary", id: "close-scores", onclick: () => d.close() }, over ? "Close" : `Next ${word}`)));
+  d.showModal();
+  d.querySelector("#close-scores").focus();
+  if (last) announce(`${over ? "Game over." : `${Word} ${last.number} scored.`} ${order.map((i) => `${view.name(i)} ${g.totals[i]}`).join(", ")}.`);
 }

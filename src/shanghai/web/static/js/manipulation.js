@@ -1,18 +1,10 @@
 // Manipulation rummy's table: the melds on the table, the hand with selectable cards, and the moves
 // (place the selected cards, the largest play, draw, pass, a hint). The server decides and arranges the
 // table for the cards a person chooses (`{"verb": "play", "cards": [...]}`); see docs/protocol.md.
-import { backEl, cardEl, cardName, cardShort, rankIndex, suitIndex } from "./cards.js";
-import { announce, clear, h, toast } from "./dom.js";
-
-function countOf(list) {
-  const m = new Map();
-  for (const x of list) m.set(x, (m.get(x) || 0) + 1);
-  return m;
-}
+import { backEl, cardEl, cardName, cardShort, countOf, handCardEl, keepOrder, saveOrder, sortCards } from "./cards.js";
+import { announce, clear, h, handTools, headTools, playerBox, scoresDialog, seatFullName, seatName, shortcutKey, showMessage, toast } from "./dom.js";
 
 const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
-const byRank = (c) => rankIndex(c) * 10 + suitIndex(c);
-const bySuit = (c) => suitIndex(c) * 100 + rankIndex(c);
 
 export class ManipulationTableView {
   constructor(root, conn, invite) {
@@ -49,17 +41,8 @@ export class ManipulationTableView {
     document.addEventListener("keydown", this.onKey);
   }
 
-  name(seat) {
-    if (seat === this.st.you) return "You";
-    const s = this.st.table.seats[seat];
-    return s ? s.name : `Seat ${seat + 1}`;
-  }
-
-  fullName(seat) {
-    const s = this.st.table.seats[seat];
-    const n = s ? s.name : `Seat ${seat + 1}`;
-    return seat === this.st.you ? `${n} (you)` : n;
-  }
+  name(seat) { return seatName(this.st, seat); }
+  fullName(seat) { return seatFullName(this.st, seat); }
 
   offer(verb) { return (this.st.legal || []).find((l) => l.action.verb === verb) || null; }
   largest() { const l = (this.st.legal || [])[0]; return l && l.action.verb === "play" ? l : null; }
@@ -81,10 +64,7 @@ export class ManipulationTableView {
 
   refused(msg) {
     this.pending = false;
-    const text = `The server refused that: ${msg.message}`;
-    this.el.message.textContent = text;
-    this.el.message.className = "message error";
-    toast(text, "error");
+    showMessage(this.el.message, `The server refused that: ${msg.message}`, true);
     if (this.st) this.render();
   }
 
@@ -121,8 +101,7 @@ export class ManipulationTableView {
     if (!g) return;
     if (this.hintMsg && this.hintMsg.version !== st.version) this.hintMsg = null;
     this.reconcileHand(g.hand);
-    this.el.message.textContent = "";
-    this.el.message.className = "message";
+    showMessage(this.el.message);
     if (this.seenHands === null) this.seenHands = g.phase === "game-over" ? g.hand_results.length - 1 : g.hand_results.length;
     this.render();
     Object.assign(this.root.dataset, { version: String(st.version), phase: g.phase, round: String(g.hand_number),
@@ -135,26 +114,9 @@ export class ManipulationTableView {
   }
 
   reconcileHand(hand) {
-    const key = `shanghai:order:${this.invite}`;
-    if (this.order === null) {
-      try { this.order = JSON.parse(sessionStorage.getItem(key) || "null"); } catch { this.order = null; }
-      if (!Array.isArray(this.order)) this.order = [];
-    }
-    const want = countOf(hand);
-    const kept = [];
-    for (const c of this.order) {
-      const n = want.get(c) || 0;
-      if (n > 0) { kept.push(c); want.set(c, n - 1); }
-    }
-    const added = [];
-    for (const c of hand) {
-      const n = want.get(c) || 0;
-      if (n > 0) { added.push(c); want.set(c, n - 1); }
-    }
-    const changed = kept.length !== this.order.length || added.length > 0;
-    this.order = kept.concat(added);
-    if (changed) this.selected.clear();
-    sessionStorage.setItem(key, JSON.stringify(this.order));
+    const { order, changed } = keepOrder(this.invite, this.order, hand);
+    this.order = order;
+    if (changed) this.selected.clear();  // the indices point at other cards now
   }
 
   speak(prev, st) {
@@ -204,9 +166,7 @@ export class ManipulationTableView {
     this.el.head.append(
       h("div", { class: "round" }, h("span", { class: "round-no", id: "round" }, g.phase === "game-over" ? "Game over" : `Hand ${g.hand_number}`),
         h("span", { class: "contract", id: "contract" }, `Manipulation rummy · ${points(g.target_score)} loses`)),
-      h("div", { class: "head-tools" },
-        h("button", { type: "button", id: "show-scores", "data-focus": "scores", onclick: () => this.showScores() }, "Scores"),
-        h("a", { href: "/", class: "button subtle" }, "Lobby")));
+      headTools(this));
     document.title = `${this.st.legal.length ? "● " : ""}Shanghai: hand ${g.hand_number}`;
   }
 
@@ -214,23 +174,8 @@ export class ManipulationTableView {
     const g = this.st.game;
     clear(this.el.players);
     for (let i = 0; i < g.players; i++) {
-      const seat = this.st.table.seats[i] || {};
-      const acting = g.to_act.includes(i);
-      const status = seat.kind === "bot" ? "computer" : seat.standin ? "away: a computer plays" : seat.connected ? "" : "away";
-      this.el.players.append(h("div", {
-        class: `player${acting ? " acting" : ""}${i === this.st.you ? " me" : ""}${g.turn === i ? " turn" : ""}`,
-        dataset: { seat: String(i) }, "aria-current": g.turn === i ? "true" : null,
-        "aria-label": `${this.name(i)}: ${g.hand_counts[i]} cards, total ${g.totals[i]}${acting ? ", to act" : ""}`,
-      },
-      h("div", { class: "pname" }, acting ? h("span", { class: "turn-dot", "aria-hidden": "true" }) : null, this.fullName(i)),
-      h("div", { class: "pstats" },
-        h("span", { class: "count", title: "cards in hand" }, h("span", { class: "mini-back", "aria-hidden": "true" }), h("b", { class: "hand-count" }, g.hand_counts[i])),
-        h("span", { class: "total", title: "total points" }, `${g.totals[i]} pts`),
-        g.turn === i && g.draws_this_turn ? h("span", { class: "drew" }, `drew ${g.draws_this_turn}`) : null),
-      status ? h("div", { class: "pnote" }, status) : null,
-      this.st.host && seat.kind === "human" && !seat.connected && !seat.open && i !== this.st.you && g.phase !== "game-over"
-        ? h("button", { type: "button", class: "subtle small-btn", "data-focus": `remove-${i}`,
-          onclick: () => this.conn.send({ type: "remove_seat", seat: i }) }, "Free this seat") : null));
+      this.el.players.append(playerBox(this, i, { name: this.fullName(i),
+        after: g.turn === i && g.draws_this_turn ? h("span", { class: "drew" }, `drew ${g.draws_this_turn}`) : null }));
     }
   }
 
@@ -302,23 +247,14 @@ export class ManipulationTableView {
     const placeable = new Set(g.placeable || []);
     const hinted = this.hintMsg && this.hintMsg.action.cards ? this.hintMsg.action.cards : [];
     const fresh = countOf(g.drawn || []);
-    const tools = h("div", { class: "hand-tools" },
-      h("h2", { id: "hand-title" }, `Your hand (${this.order.length})`),
-      h("span", { class: "sort-label", "aria-hidden": "true" }, "Sort:"),
-      h("button", { type: "button", id: "sort-rank", "data-focus": "sort-rank", "aria-label": "Sort by rank", onclick: () => this.sortBy("rank") }, "Rank"),
-      h("button", { type: "button", id: "sort-suit", "data-focus": "sort-suit", "aria-label": "Sort by suit", onclick: () => this.sortBy("suit") }, "Suit"),
-      this.selected.size ? h("button", { type: "button", class: "subtle", id: "clear-selection", onclick: () => { this.selected.clear(); this.render(); } }, "Clear selection") : null);
+    const tools = handTools(this, "clear-selection");
     const list = h("ul", { class: "hand", id: "hand", "aria-labelledby": "hand-title" });
     this.order.forEach((c, i) => {
       const selected = this.selected.has(i);
       const isFresh = (fresh.get(c) || 0) > 0;
       if (isFresh) fresh.set(c, fresh.get(c) - 1);
-      const b = cardEl(c, { tag: "button", label: `${cardName(c)}${selected ? ", selected" : ""}${placeable.has(c) ? ", can be placed" : ""}`,
+      const b = handCardEl(c, i, selected, { label: `${cardName(c)}${selected ? ", selected" : ""}${placeable.has(c) ? ", can be placed" : ""}`,
         className: `${selected ? "selected" : ""}${placeable.has(c) ? " placeable" : ""}${hinted.includes(c) ? " hinted" : ""}${isFresh ? " fresh" : ""}` });
-      b.type = "button";
-      b.setAttribute("aria-pressed", selected ? "true" : "false");
-      b.dataset.index = String(i);
-      b.dataset.focus = `hand-${i}`;
       b.addEventListener("click", () => { if (this.selected.has(i)) this.selected.delete(i); else this.selected.add(i); this.render(); });
       list.append(h("li", {}, b));
     });
@@ -335,20 +271,17 @@ export class ManipulationTableView {
 
   sortBy(how) {
     this.sort = how;
-    const key = how === "rank" ? byRank : bySuit;
-    this.order.sort((a, b) => key(a) - key(b));
+    sortCards(this.order, how);
     this.selected.clear();
-    sessionStorage.setItem(`shanghai:order:${this.invite}`, JSON.stringify(this.order));
+    saveOrder(this.invite, this.order);
     this.render();
     announce(`Sorted by ${how}.`);
   }
 
   globalKey(ev) {
-    if (!this.root.isConnected || !this.st || !this.st.game || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const t = ev.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
-    if (this.el.dialog.open) return;
-    const k = ev.key.toLowerCase();
+    if (!this.root.isConnected || !this.st || !this.st.game) return;
+    const k = shortcutKey(ev, this.el.dialog);
+    if (k === null) return;
     if (k === "s" && this.offer("draw")) this.act(this.offer("draw").action);
     else if (k === "p" && this.offer("pass")) this.act(this.offer("pass").action);
     else if (k === "h" && this.st.legal.length) this.conn.send({ type: "hint" });
@@ -360,45 +293,26 @@ export class ManipulationTableView {
   // -- hand over, game over -------------------------------------------------------------------------
   showScores() {
     const g = this.st.game;
-    const d = this.el.dialog;
-    if (d.open) d.close();
-    clear(d);
-    const rr = g.hand_results;
-    const last = rr[rr.length - 1];
-    const over = g.phase === "game-over";
-    const order = [...Array(g.players).keys()].sort((a, b) => g.totals[a] - g.totals[b]);
-    d.append(h("h2", { id: "scores-title" }, over ? "The game is over" : last ? `Hand ${last.number} is over` : "Scores"));
-    if (over) {
-      const w = g.winners;
-      d.append(h("p", { class: "crown-line", id: "winners" }, h("span", { class: "crown", "aria-hidden": "true" }, "♛"),
-        ` ${w.map((i) => this.fullName(i)).join(" and ")} ${w.length > 1 || w[0] === this.st.you ? "win" : "wins"} with ${points(g.totals[w[0]])}.`),
-      h("p", { id: "losers" }, `${g.losers.map((i) => this.fullName(i)).join(" and ")} reached ${g.target_score} and ${g.losers.length > 1 || g.losers[0] === this.st.you ? "lose" : "loses"}.`));
-    } else if (last) {
-      d.append(h("p", {}, last.went_out === null || last.went_out === undefined ? "The hand was blocked: nobody could play and the stock was empty." : `${this.name(last.went_out)} went out.`));
-    }
-    if (last) {
-      d.append(h("table", { class: "score-table", id: "round-scores" },
-        h("caption", {}, `Hand ${last.number}: 1 point a card left; ${points(g.target_score)} loses`),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Cards left"), h("th", { scope: "col" }, "Points"), h("th", { scope: "col" }, "Total"))),
-        h("tbody", {}, order.map((i) => h("tr", { class: i === this.st.you ? "me" : "" },
-          h("th", { scope: "row" }, over && g.winners.includes(i) ? h("span", { class: "crown", title: "the lowest total", "aria-label": "winner" }, "♛ ") : null, this.fullName(i)),
-          h("td", { class: "num" }, last.went_out === i ? "went out ★" : last.cards_left[i]),
-          h("td", { class: "num" }, last.points[i]),
-          h("td", { class: "num total" }, g.totals[i]))))));
-      d.append(h("details", {}, h("summary", {}, "Every hand"),
-        h("table", { class: "score-table all" },
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), [...Array(g.players).keys()].map((i) => h("th", { scope: "col" }, this.fullName(i))))),
-          h("tbody", {}, rr.map((r) => h("tr", {}, h("th", { scope: "row" }, r.number), r.points.map((p, i) => h("td", { class: "num" }, `${p}${r.went_out === i ? " ★" : ""}`)))),
-            h("tr", { class: "totals" }, h("th", { scope: "row" }, "Total"), g.totals.map((t) => h("td", { class: "num" }, t)))))));
-    } else {
-      d.append(h("p", {}, "No hand has been scored yet."));
-    }
-    d.append(h("div", { class: "row" },
-      over && this.st.host ? h("button", { type: "button", class: "primary", onclick: () => { d.close(); this.conn.send({ type: "rematch" }); } }, "Rematch") : null,
-      h("button", { type: "button", class: over ? "" : "primary", id: "close-scores", onclick: () => d.close() }, over ? "Close" : "Next hand")));
-    d.showModal();
-    d.querySelector("#close-scores").focus();
-    if (last) announce(`${over ? "Game over." : `Hand ${last.number} scored.`} ${order.map((i) => `${this.name(i)} ${g.totals[i]}`).join(", ")}.`);
+    scoresDialog(this, "hand", g.hand_results, (d, last, over, order) => {
+      if (over) {
+        const w = g.winners;
+        d.append(h("p", { class: "crown-line", id: "winners" }, h("span", { class: "crown", "aria-hidden": "true" }, "♛"),
+          ` ${w.map((i) => this.fullName(i)).join(" and ")} ${w.length > 1 || w[0] === this.st.you ? "win" : "wins"} with ${points(g.totals[w[0]])}.`),
+        h("p", { id: "losers" }, `${g.losers.map((i) => this.fullName(i)).join(" and ")} reached ${g.target_score} and ${g.losers.length > 1 || g.losers[0] === this.st.you ? "lose" : "loses"}.`));
+      } else if (last) {
+        d.append(h("p", {}, last.went_out === null || last.went_out === undefined ? "The hand was blocked: nobody could play and the stock was empty." : `${this.name(last.went_out)} went out.`));
+      }
+      if (last) {
+        d.append(h("table", { class: "score-table", id: "round-scores" },
+          h("caption", {}, `Hand ${last.number}: 1 point a card left; ${points(g.target_score)} loses`),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Cards left"), h("th", { scope: "col" }, "Points"), h("th", { scope: "col" }, "Total"))),
+          h("tbody", {}, order.map((i) => h("tr", { class: i === this.st.you ? "me" : "" },
+            h("th", { scope: "row" }, over && g.winners.includes(i) ? h("span", { class: "crown", title: "the lowest total", "aria-label": "winner" }, "♛ ") : null, this.fullName(i)),
+            h("td", { class: "num" }, last.went_out === i ? "went out ★" : last.cards_left[i]),
+            h("td", { class: "num" }, last.points[i]),
+            h("td", { class: "num total" }, g.totals[i]))))));
+      }
+    });
   }
 
   destroy() { document.removeEventListener("keydown", this.onKey); }

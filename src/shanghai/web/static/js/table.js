@@ -1,15 +1,10 @@
 // The card table: draws a `state` message and turns clicks, drags and keys into actions.
 // Everything the page offers comes from the `legal` list the server sent; the server decides.
-import { backEl, cardEl, cardName, cardShort, meaningName, meaningShort, orderRun, parseCard, rankIndex, suitIndex } from "./cards.js";
-import { announce, clear, h, toast } from "./dom.js";
+import { backEl, cardEl, cardName, cardShort, countOf, handCardEl, keepOrder, meaningName, meaningShort, orderRun, parseCard,
+  saveOrder, sortCards } from "./cards.js";
+import { announce, clear, h, handTools, headTools, playerBox, scoresDialog, seatFullName, seatName, shortcutKey, showMessage, toast } from "./dom.js";
 
 const PHASE_WORDS = { cut: "the cut", draw: "drawing", buy: "a buy", play: "playing", shanghai: "a Shanghai call", "game-over": "game over" };
-
-function countOf(list) {
-  const m = new Map();
-  for (const x of list) m.set(x, (m.get(x) || 0) + 1);
-  return m;
-}
 
 export class TableView {
   constructor(root, conn, invite) {
@@ -51,17 +46,8 @@ export class TableView {
   }
 
   // -- names and words -------------------------------------------------------------------------------
-  name(seat) {
-    if (seat === this.st.you) return "You";
-    const s = this.st.table.seats[seat];
-    return s ? s.name : `Seat ${seat + 1}`;
-  }
-
-  fullName(seat) {
-    const s = this.st.table.seats[seat];
-    const n = s ? s.name : `Seat ${seat + 1}`;
-    return seat === this.st.you ? `${n} (you)` : n;
-  }
+  name(seat) { return seatName(this.st, seat); }
+  fullName(seat) { return seatFullName(this.st, seat); }
 
   owns(seat) { return seat === this.st.you ? "your" : `${this.name(seat)}'s`; }
 
@@ -127,10 +113,7 @@ export class TableView {
 
   refused(msg) {
     this.pending = false;
-    const text = `The server refused that: ${msg.message}`;
-    this.el.message.textContent = text;
-    this.el.message.className = "message error";
-    toast(text, "error");
+    showMessage(this.el.message, `The server refused that: ${msg.message}`, true);
     if (this.st) this.render();
   }
 
@@ -149,8 +132,7 @@ export class TableView {
     if (!g) return;
     if (this.hintMsg && this.hintMsg.version !== st.version) this.hintMsg = null;
     this.reconcileHand(g.hand, prev);
-    this.el.message.textContent = "";
-    this.el.message.className = "message";
+    showMessage(this.el.message);
     if (this.seenRounds === null) this.seenRounds = g.phase === "game-over" ? g.round_results.length - 1 : g.round_results.length;
     this.render();
     Object.assign(this.root.dataset, { version: String(st.version), phase: g.phase, round: String(g.round_number), you: String(st.you) });
@@ -162,27 +144,10 @@ export class TableView {
   }
 
   reconcileHand(hand, prev) {
-    const key = `shanghai:order:${this.invite}`;
-    if (this.order === null) {
-      try { this.order = JSON.parse(sessionStorage.getItem(key) || "null"); } catch { this.order = null; }
-      if (!Array.isArray(this.order)) this.order = [];
-    }
-    const want = countOf(hand);
-    const kept = [];
-    for (const c of this.order) {
-      const n = want.get(c) || 0;
-      if (n > 0) { kept.push(c); want.set(c, n - 1); }
-    }
-    const added = [];
-    for (const c of hand) {
-      const n = want.get(c) || 0;
-      if (n > 0) { added.push(c); want.set(c, n - 1); }
-    }
-    const changed = kept.length !== this.order.length || added.length > 0;
-    this.order = kept.concat(added);
+    const { order, added, changed } = keepOrder(this.invite, this.order, hand);
+    this.order = order;
     this.drawn = prev ? added : [];
     if (changed) { this.selected.clear(); this.staged = this.staged.filter(() => false); }
-    sessionStorage.setItem(key, JSON.stringify(this.order));
   }
 
   speak(prev, st) {
@@ -258,10 +223,7 @@ export class TableView {
     this.el.head.append(
       h("div", { class: "round" }, h("span", { class: "round-no", id: "round" }, g.phase === "game-over" ? "Game over" : `Round ${g.round_number} of ${g.rounds}`),
         h("span", { class: "contract", id: "contract" }, g.contract)),
-      h("div", { class: "head-tools" },
-        h("button", { type: "button", id: "hint", "data-focus": "hint", disabled: !this.st.legal.length, onclick: () => this.conn.send({ type: "hint" }), title: "Ask the coach (H)" }, "Hint"),
-        h("button", { type: "button", id: "show-scores", "data-focus": "scores", onclick: () => this.showScores() }, "Scores"),
-        h("a", { href: "/", class: "button subtle" }, "Lobby")));
+      headTools(this, h("button", { type: "button", id: "hint", "data-focus": "hint", disabled: !this.st.legal.length, onclick: () => this.conn.send({ type: "hint" }), title: "Ask the coach (H)" }, "Hint")));
     document.title = `${this.st.legal.length ? "● " : ""}Shanghai: round ${g.round_number}`;
   }
 
@@ -270,23 +232,10 @@ export class TableView {
     clear(this.el.players);
     for (let i = 0; i < g.players; i++) {
       const seat = this.st.table.seats[i] || {};
-      const acting = g.to_act.includes(i);
-      const status = seat.kind === "bot" ? "computer" : seat.standin ? "away: a computer plays" : seat.connected ? "" : "away";
-      this.el.players.append(h("div", {
-        class: `player${acting ? " acting" : ""}${i === this.st.you ? " me" : ""}${g.turn === i ? " turn" : ""}`,
-        dataset: { seat: String(i) }, "aria-current": g.turn === i ? "true" : null,
-        "aria-label": `${this.name(i)}: ${g.hand_counts[i]} cards, ${g.down[i] ? "down" : "not down"}, buys ${g.buys_used[i]} of ${g.buy_limit}, total ${g.totals[i]}${acting ? ", to act" : ""}`,
-      },
-      h("div", { class: "pname" }, acting ? h("span", { class: "turn-dot", "aria-hidden": "true" }) : null, i === this.st.you ? `${seat.name} (you)` : seat.name),
-      h("div", { class: "pstats" },
-        h("span", { class: "count", title: "cards in hand" }, h("span", { class: "mini-back", "aria-hidden": "true" }), h("b", { class: "hand-count" }, g.hand_counts[i])),
-        h("span", { class: `down-badge ${g.down[i] ? "is-down" : ""}` }, g.down[i] ? "down" : "not down"),
-        h("span", { class: "buys", title: "buys used" }, `buys ${g.buys_used[i]}/${g.buy_limit}`),
-        h("span", { class: "total", title: "total points" }, `${g.totals[i]} pts`)),
-      status ? h("div", { class: "pnote" }, status) : null,
-      this.st.host && seat.kind === "human" && !seat.connected && !seat.open && i !== this.st.you && g.phase !== "game-over"
-        ? h("button", { type: "button", class: "subtle small-btn", "data-focus": `remove-${i}`,
-          onclick: () => this.conn.send({ type: "remove_seat", seat: i }) }, "Free this seat") : null));
+      this.el.players.append(playerBox(this, i, { name: i === this.st.you ? `${seat.name} (you)` : seat.name,
+        words: [g.down[i] ? "down" : "not down", `buys ${g.buys_used[i]} of ${g.buy_limit}`],
+        facts: [h("span", { class: `down-badge ${g.down[i] ? "is-down" : ""}` }, g.down[i] ? "down" : "not down"),
+          h("span", { class: "buys", title: "buys used" }, `buys ${g.buys_used[i]}/${g.buy_limit}`)] }));
     }
   }
 
@@ -507,24 +456,15 @@ export class TableView {
     const g = this.st.game;
     const hinted = this.hintMsg && this.hintMsg.action ? (this.hintMsg.action.card ? [this.hintMsg.action.card] : (this.hintMsg.action.melds || []).flatMap((m) => m.cards)) : [];
     const stagedLeft = countOf(this.stagedCards());
-    const tools = h("div", { class: "hand-tools" },
-      h("h2", { id: "hand-title" }, `Your hand (${this.order.length})`),
-      h("span", { class: "sort-label", "aria-hidden": "true" }, "Sort:"),
-      h("button", { type: "button", id: "sort-rank", "data-focus": "sort-rank", "aria-label": "Sort by rank", onclick: () => this.sortBy("rank") }, "Rank"),
-      h("button", { type: "button", id: "sort-suit", "data-focus": "sort-suit", "aria-label": "Sort by suit", onclick: () => this.sortBy("suit") }, "Suit"),
-      this.selected.size ? h("button", { type: "button", class: "subtle", onclick: () => { this.selected.clear(); this.render(); } }, "Clear selection") : null);
+    const tools = handTools(this);
     const list = h("ul", { class: "hand", id: "hand", "aria-labelledby": "hand-title",
       "aria-describedby": "hand-help" });
     this.order.forEach((c, i) => {
       const inStage = (stagedLeft.get(c) || 0) > 0;
       if (inStage) { stagedLeft.set(c, stagedLeft.get(c) - 1); return; }
       const selected = this.selected.has(i);
-      const b = cardEl(c, { tag: "button", label: `${cardName(c)}${selected ? ", selected" : ""}`,
+      const b = handCardEl(c, i, selected, { label: `${cardName(c)}${selected ? ", selected" : ""}`,
         className: `${selected ? "selected" : ""}${hinted.includes(c) ? " hinted" : ""}${this.drawn && this.drawn.includes(c) ? " fresh" : ""}` });
-      b.type = "button";
-      b.setAttribute("aria-pressed", selected ? "true" : "false");
-      b.dataset.index = String(i);
-      b.dataset.focus = `hand-${i}`;
       b.draggable = true;
       b.addEventListener("click", () => { if (this.selected.has(i)) this.selected.delete(i); else this.selected.add(i); this.render(); });
       b.addEventListener("keydown", (ev) => this.handKey(ev, i));
@@ -559,10 +499,9 @@ export class TableView {
 
   // -- the hand: order, keys ------------------------------------------------------------------------
   sortBy(how) {
-    const key = how === "rank" ? (c) => rankIndex(c) * 10 + suitIndex(c) : (c) => suitIndex(c) * 100 + rankIndex(c);
-    this.order.sort((a, b) => key(a) - key(b));
+    sortCards(this.order, how);
     this.selected.clear();
-    sessionStorage.setItem(`shanghai:order:${this.invite}`, JSON.stringify(this.order));
+    saveOrder(this.invite, this.order);
     this.render();
     announce(`Sorted by ${how}.`);
   }
@@ -572,7 +511,7 @@ export class TableView {
     const card = this.order.splice(from, 1)[0];
     this.order.splice(from < to ? to - 1 : to, 0, card);
     this.selected.clear();
-    sessionStorage.setItem(`shanghai:order:${this.invite}`, JSON.stringify(this.order));
+    saveOrder(this.invite, this.order);
     this.render();
   }
 
@@ -615,11 +554,9 @@ export class TableView {
   }
 
   globalKey(ev) {
-    if (!this.st || !this.st.game || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const t = ev.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
-    if (this.el.dialog.open) return;
-    const k = ev.key.toLowerCase();
+    if (!this.st || !this.st.game) return;
+    const k = shortcutKey(ev, this.el.dialog);
+    if (k === null) return;
     const one = (verb) => this.legal(verb)[0];
     if (k === "s" && one("draw")) this.act(one("draw"));
     else if (k === "t" && one("take")) this.act(one("take"));
@@ -634,50 +571,32 @@ export class TableView {
   // -- the scores --------------------------------------------------------------------------------------
   showScores() {
     const g = this.st.game;
-    const d = this.el.dialog;
-    if (d.open) d.close();
-    clear(d);
     const rr = g.round_results;
-    const last = rr[rr.length - 1];
-    const over = g.phase === "game-over";
-    const stars = Array.from({ length: g.players }, (_, i) => rr.filter((r) => r.went_out === i).length);
-    const low = Math.min(...g.totals);
-    const high = Math.max(...g.totals);
-    const dunce = ["isra", "isra-express"].includes(g.rules_name);
-    const order = [...Array(g.players).keys()].sort((a, b) => g.totals[a] - g.totals[b]);
-    d.append(h("h2", { id: "scores-title" }, over ? "The game is over" : last ? `Round ${last.number} is over` : "Scores"));
-    if (over) {
-      const winners = order.filter((i) => g.totals[i] === low);
-      d.append(h("p", { class: "crown-line" }, h("span", { class: "crown", "aria-hidden": "true" }, "♛"), ` ${winners.map((i) => this.fullName(i)).join(" and ")} ${winners.length > 1 || winners[0] === this.st.you ? "win" : "wins"} with ${low} points!`));
-    } else if (last) {
-      d.append(h("p", {}, last.went_out === null || last.went_out === undefined ? "Nobody went out." : `${this.name(last.went_out)} went out${last.slam ? " with a slam" : ""}.`,
-        last.cut && last.cut.made ? " THE CUT was made." : ""));
-    }
-    if (last) {
-      d.append(h("table", { class: "score-table", id: "round-scores" },
-        h("caption", {}, `Round ${last.number}: ${last.contract}`),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Points"), h("th", { scope: "col" }, "Held"), h("th", { scope: "col" }, "Stars"), h("th", { scope: "col" }, "Total"))),
-        h("tbody", {}, order.map((i) => h("tr", { class: i === this.st.you ? "me" : "" },
-          h("th", { scope: "row" }, over && g.totals[i] === low ? h("span", { class: "crown", title: "the crown", "aria-label": "crown" }, "♛ ") : null,
-            over && dunce && g.totals[i] === high && high !== low ? h("span", { class: "dunce", title: "the dunce cap", "aria-label": "dunce cap" }, "▲ ") : null, this.fullName(i)),
-          h("td", { class: "num" }, last.points[i]),
-          h("td", {}, h("div", { class: "held" }, last.hands[i].length ? last.hands[i].map((c) => cardEl(c, { small: true })) : last.went_out === i ? "went out ★" : "—")),
-          h("td", { class: "stars", "aria-label": `${stars[i]} stars` }, "★".repeat(stars[i]) || "—"),
-          h("td", { class: "num total" }, g.totals[i]))))));
-      d.append(h("details", {}, h("summary", {}, "Every round"),
-        h("table", { class: "score-table all" },
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), [...Array(g.players).keys()].map((i) => h("th", { scope: "col" }, this.fullName(i))))),
-          h("tbody", {}, rr.map((r) => h("tr", {}, h("th", { scope: "row" }, r.number), r.points.map((p, i) => h("td", { class: "num" }, `${p}${r.went_out === i ? " ★" : ""}`)))),
-            h("tr", { class: "totals" }, h("th", { scope: "row" }, "Total"), g.totals.map((t) => h("td", { class: "num" }, t)))))));
-    } else {
-      d.append(h("p", {}, "No round has been scored yet."));
-    }
-    d.append(h("div", { class: "row" },
-      over && this.st.host ? h("button", { type: "button", class: "primary", onclick: () => { d.close(); this.conn.send({ type: "rematch" }); } }, "Rematch") : null,
-      h("button", { type: "button", class: over ? "" : "primary", id: "close-scores", onclick: () => d.close() }, over ? "Close" : "Next round")));
-    d.showModal();
-    d.querySelector("#close-scores").focus();
-    if (last) announce(`${over ? "Game over." : `Round ${last.number} scored.`} ${order.map((i) => `${this.name(i)} ${g.totals[i]}`).join(", ")}.`);
+    scoresDialog(this, "round", rr, (d, last, over, order) => {
+      const stars = Array.from({ length: g.players }, (_, i) => rr.filter((r) => r.went_out === i).length);
+      const low = Math.min(...g.totals);
+      const high = Math.max(...g.totals);
+      const dunce = ["isra", "isra-express"].includes(g.rules_name);
+      if (over) {
+        const winners = order.filter((i) => g.totals[i] === low);
+        d.append(h("p", { class: "crown-line" }, h("span", { class: "crown", "aria-hidden": "true" }, "♛"), ` ${winners.map((i) => this.fullName(i)).join(" and ")} ${winners.length > 1 || winners[0] === this.st.you ? "win" : "wins"} with ${low} points!`));
+      } else if (last) {
+        d.append(h("p", {}, last.went_out === null || last.went_out === undefined ? "Nobody went out." : `${this.name(last.went_out)} went out${last.slam ? " with a slam" : ""}.`,
+          last.cut && last.cut.made ? " THE CUT was made." : ""));
+      }
+      if (last) {
+        d.append(h("table", { class: "score-table", id: "round-scores" },
+          h("caption", {}, `Round ${last.number}: ${last.contract}`),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Points"), h("th", { scope: "col" }, "Held"), h("th", { scope: "col" }, "Stars"), h("th", { scope: "col" }, "Total"))),
+          h("tbody", {}, order.map((i) => h("tr", { class: i === this.st.you ? "me" : "" },
+            h("th", { scope: "row" }, over && g.totals[i] === low ? h("span", { class: "crown", title: "the crown", "aria-label": "crown" }, "♛ ") : null,
+              over && dunce && g.totals[i] === high && high !== low ? h("span", { class: "dunce", title: "the dunce cap", "aria-label": "dunce cap" }, "▲ ") : null, this.fullName(i)),
+            h("td", { class: "num" }, last.points[i]),
+            h("td", {}, h("div", { class: "held" }, last.hands[i].length ? last.hands[i].map((c) => cardEl(c, { small: true })) : last.went_out === i ? "went out ★" : "—")),
+            h("td", { class: "stars", "aria-label": `${stars[i]} stars` }, "★".repeat(stars[i]) || "—"),
+            h("td", { class: "num total" }, g.totals[i]))))));
+      }
+    });
   }
 }
 
