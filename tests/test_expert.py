@@ -189,6 +189,18 @@ def test_plays_greedy_rounds_by_greedy() -> None:
         assert ExpertPlayer(1, RULE_BASED).choose(v) == GreedyPlayer(1).choose(v)
 
 
+def test_which_rounds_are_played_by_greedy() -> None:
+    # measured round by round against greedy tables (the expert's docstring): its own rules in
+    # SET RUN (-2.0 and -1.0 points a round), greedy's in SET SET RUN and RUN RUN RUN
+    hand = "7S 7H 9S 9H 9D 5C 6C 8C KD QH 3S"
+    expert = ExpertPlayer(1, RULE_BASED)
+    for round_number, by_greedy in ((1, False), (2, False), (3, False), (4, False), (5, True),
+                                    (6, False), (7, True)):
+        v = _view("isra", round_number, Phase.BUY, hand, [Buy(0), Pass(0)],
+                  discard_top=card("7C"), discard_live=True, turn=3)
+        assert expert._by_greedy(v) is by_greedy, round_number
+
+
 def test_buys_what_completes_a_meld() -> None:
     hand = "7S 7H 9S 9H 9D 5C 6C 8C KD QH 3S"
     v = _view("isra", 5, Phase.BUY, hand, [Buy(0), Pass(0)], discard_top=card("7C"),
