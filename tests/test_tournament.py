@@ -197,6 +197,19 @@ def test_ray_backend_without_ray_says_how_to_install(capsys: pytest.CaptureFixtu
     assert "pip install 'shanghai[ray]'" in capsys.readouterr().err
 
 
+def test_rounds_plays_only_the_rounds_named(capsys: pytest.CaptureFixture[str]) -> None:
+    # isra-junior has SET SET, SET RUN, RUN RUN; "--rounds 2" plays SET RUN alone in every game
+    data = _json(capsys, [*BASE, "--json", "--rounds", "2"])
+    assert data["rounds"] == [2] and data["rules"] == "isra-junior"
+    p = data["players"][0]  # type: ignore[index]
+    assert p["points_per_round"] == pytest.approx(p["mean_score"])  # one round a game
+    whole = _json(capsys, [*BASE, "--json"])
+    assert "rounds" not in whole
+    assert whole["players"][0]["points_per_round"] != whole["players"][0]["mean_score"]  # type: ignore[index]
+    assert main([*BASE, "--rounds", "1-2"]) == 0
+    assert "rounds:   only 1, 2" in capsys.readouterr().out
+
+
 def test_games_rounded_up_with_a_note(capsys: pytest.CaptureFixture[str]) -> None:
     argv = [*BASE[:-4], "--games", "2", "--seed", "1", "--json"]
     assert main(argv) == 0
@@ -211,6 +224,10 @@ def test_games_rounded_up_with_a_note(capsys: pytest.CaptureFixture[str]) -> Non
     (["--ray-address", "auto"], "--ray-address needs --backend ray"),
     (["--workers", "0"], "--workers"),
     (["--games", "0"], "--games"),
+    (["--rounds", "4"], "rounds 1 to 3, not 4"),
+    (["--rounds", "2-x"], "not a round number"),
+    (["--rounds", "3-2"], "runs backwards"),
+    (["--rules", "manipulation", "--players", "4", "--rounds", "1"], "no numbered contract rounds"),
 ])
 def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
     base = ["tournament", "--rules", "isra-junior", "--games", "3"]

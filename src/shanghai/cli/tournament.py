@@ -11,6 +11,7 @@ from typing import Any, TextIO
 from shanghai.bots.registry import KNOWN_PLAYERS, make_player
 from shanghai.cli.common import EXIT_OK, CliError, load_rules
 from shanghai.errors import InconsistentRulesError, ShanghaiError
+from shanghai.rules import AnyRules, ManipulationRules
 from shanghai.tournament.ray_backend import RayUnavailableError
 from shanghai.tournament.report import summarize, text
 from shanghai.tournament.runner import BACKENDS, TournamentGameError, run_tournament
@@ -30,6 +31,40 @@ def _seats(args: argparse.Namespace, default_players: int) -> list[str]:
     if args.players is not None and args.players != len(specs):
         raise CliError(f"--players {args.players} but --seats names {len(specs)} players")
     return specs
+
+
+def parse_rounds(text: str, count: int) -> list[int]:
+    """Round numbers from ``--rounds`` (``2``, ``5-7``, ``1,3``), each between 1 and ``count``.
+
+    >>> parse_rounds("1,5-7", 7)
+    [1, 5, 6, 7]
+    """
+    picks: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        low, dash, high = part.partition("-")
+        try:
+            first = int(low)
+            last = int(high) if dash else first
+        except ValueError:
+            raise CliError(f"--rounds: {part!r} is not a round number or a range like 5-7") from None
+        if first > last:
+            raise CliError(f"--rounds: the range {part!r} runs backwards")
+        for n in range(first, last + 1):
+            if not 1 <= n <= count:
+                raise CliError(f"--rounds: these rules have rounds 1 to {count}, not {n}")
+            picks.append(n)
+    return picks
+
+
+def _only_rounds(rules: AnyRules, text: str | None) -> tuple[AnyRules, list[int]]:
+    """The rules cut down to the rounds ``--rounds`` names (for measuring players round by round)."""
+    if text is None:
+        return rules, []
+    if isinstance(rules, ManipulationRules):
+        raise CliError(f"--rounds: {rules.name} (manipulation rummy) has no numbered contract rounds")
+    picks = parse_rounds(text, len(rules.rounds))
+    return rules.changed(rounds=tuple(rules.rounds[n - 1] for n in picks)), picks
 
 
 class _ProgressBar:
@@ -66,7 +101,7 @@ def run_tournament_command(args: argparse.Namespace, stdout: TextIO | None = Non
         raise CliError(f"--workers must be at least 1, not {args.workers}")
     if args.games is not None and args.games < 1:
         raise CliError(f"--games must be at least 1, not {args.games}")
-    rules = load_rules(args.rules, args.option)
+    rules, rounds = _only_rounds(load_rules(args.rules, args.option), args.rounds)
     specs = _seats(args, min(max(4, rules.min_players), rules.max_players))
     players = len(specs)
     try:
@@ -89,6 +124,8 @@ def run_tournament_command(args: argparse.Namespace, stdout: TextIO | None = Non
         raise CliError(f"a tournament game failed (an engine or player bug): {exc}", code=1) from exc
     seconds = time.perf_counter() - start
     summary = summarize(result)
+    if rounds:
+        summary["rounds"] = rounds
     if args.out is not None:
         try:
             with open(args.out, "w", encoding="utf-8") as fh:
@@ -130,6 +167,9 @@ def add_tournament_parser(sub: Any, common: Any) -> None:
     p.add_argument("--ray-address", metavar="ADDR",
                    help="with --backend ray: the address of an existing Ray cluster (e.g. ray://head:10001 "
                         "or auto); without it a local Ray is started and stopped")
+    p.add_argument("--rounds", metavar="LIST",
+                   help="play only these rounds of the rules, by their numbers there (e.g. 2, 5-7 or 1,3): "
+                        "each game is those rounds alone, to measure players round by round")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object: games, players (seat_spec, games, wins, win_rate, "
                         "win_rate_ci, mean_score, mean_score_ci, ...), pairs, ...")

@@ -118,6 +118,7 @@ def text(summary: dict[str, Any], seconds: float | None = None) -> str:
     opts = f" ({', '.join(summary['options'])})" if summary["options"] else ""
     lines = [
         f"rules:    {summary['rules']}{opts}",
+        *([f"rounds:   only {', '.join(map(str, summary['rounds']))}"] if summary.get("rounds") else []),
         f"seats:    {', '.join(summary['seats'])}",
         f"games:    {summary['games']} ({summary['deals']} deals x {summary['rotations']} rotations), "
         f"seed {summary['seed']}",
