@@ -10,7 +10,7 @@ import pytest
 from shanghai.bots.greedy import GreedyPlayer
 from shanghai.bots.match import play_game
 from shanghai.bots.search import SearchPlayer, _ViewMaker, candidates, evaluate
-from shanghai.engine.actions import Action
+from shanghai.engine.actions import Action, Buy, Pass
 from shanghai.engine.determinize import public_round, sample
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.view import PlayerView, view
@@ -147,3 +147,20 @@ def test_evaluation_and_fast_views() -> None:
         pol = bots[seat].choose(v)
         assert all(a in v.legal for a in candidates(v, pol, 3))
         game.apply(pol)
+
+
+def test_buys_follow_the_policy_unless_searched() -> None:
+    # measured: searching buys made the player buy too little (module docstring)
+    game = Game.new(preset("isra"), 4, 3)
+    bots = [GreedyPlayer(s) for s in range(4)]
+    found = None
+    while found is None and not game.is_over:
+        seat = game.to_act()[0]
+        v = view(game, seat)
+        if (game.phase == Phase.BUY and v.discard_top is not None and any(isinstance(a, Buy) for a in v.legal)
+                and len(candidates(v, Pass(seat), 3, search_buys=True)) == 2):
+            found = v
+        game.apply(bots[seat].choose(v))
+    assert found is not None and found.seat is not None
+    assert candidates(found, Pass(found.seat), 3) == [Pass(found.seat)]
+    assert set(candidates(found, Pass(found.seat), 3, search_buys=True)) == {Buy(found.seat), Pass(found.seat)}

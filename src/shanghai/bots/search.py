@@ -28,7 +28,12 @@ Two changes for the small budgets that a whole tournament affords (``paired=True
 With ``paired=False`` and ``confidence=0`` it is plain SO-ISMCTS choosing the root's best mean.
 
 What is searched (the rest follows the rollout policy at once, as do decisions with one action):
-take the discard or draw; buy or pass; before going down, go down now (the solver's best
+take the discard or draw; buy or pass only with ``search_buys=True`` (off by default: with
+buys searched, 400 games against three experts, seed 1, the search player bought 0.64 times a
+round against the experts' 0.98, made its contract in 73.6% of rounds against 81.6%, and scored
++24.2 [+13.3, +35.1] points a game worse; the truncated evaluation charges a buy's penalty
+cards before they can help, and buying by full greedy rollouts measured no better than greedy's
+rule either); before going down, go down now (the solver's best
 arrangement) or hold and discard; the discard itself, restricted to the policy's own pick and the
 ``top_k`` best cards by a progress/points ranking. Take and buy decisions on a card that adds
 nothing to the hand's contract progress (and plays on no table meld once down) are not searched:
@@ -178,12 +183,16 @@ def _useful(v: PlayerView, card: Card) -> bool:
     return contract_progress([*hand, card], contract.sets, contract.runs, wilds) > before
 
 
-def candidates(v: PlayerView, policy_action: Action, top_k: int) -> list[Action]:
-    """The actions worth searching in this view (one action: nothing to search)."""
+def candidates(v: PlayerView, policy_action: Action, top_k: int, search_buys: bool = False
+               ) -> list[Action]:
+    """The actions worth searching in this view (one action: nothing to search); buy or pass is
+    the policy's unless ``search_buys``."""
     legal = v.legal
     if len(legal) <= 1:
         return list(legal)
     phase = v.phase
+    if phase == Phase.BUY and not search_buys:
+        return [policy_action]
     if phase == Phase.BUY:
         buy = next((a for a in legal if isinstance(a, Buy)), None)
         passing = next((a for a in legal if isinstance(a, Pass)), None)
@@ -234,8 +243,9 @@ class SearchPlayer:
     def __init__(self, seed: int | None = None, budget_s: float = 1.0, iterations: int | None = None,
                  rollout: PolicyFactory = greedy_policy, *, rollout_turns: int | None = None,
                  top_k: int = 3, exploration: float = 0.7, tree_depth: int = 1, paired: bool = True,
-                 confidence: float = 1.0) -> None:
+                 confidence: float = 1.0, search_buys: bool = False) -> None:
         self.rng = random.Random(seed)
+        self.search_buys = search_buys
         self.budget_s = budget_s
         self.iterations = iterations
         self.rollout = rollout
@@ -276,7 +286,7 @@ class SearchPlayer:
             return legal[0]
         policy = self.rollout(decision_seed & 0xFFFFFFFF)
         policy_action = policy.choose(v)
-        cands = candidates(v, policy_action, self.top_k)
+        cands = candidates(v, policy_action, self.top_k, self.search_buys)
         self.last_iterations = 0
         self.last_stats = {}
         if len(cands) == 1:
@@ -388,7 +398,7 @@ class SearchPlayer:
                 if depth >= self.tree_depth:
                     break
                 sv = make_view(game, seat)
-                cands = candidates(sv, players[seat].choose(sv), self.top_k)
+                cands = candidates(sv, players[seat].choose(sv), self.top_k, self.search_buys)
                 if len(cands) == 1:
                     game.apply(cands[0])
                     continue
