@@ -53,6 +53,16 @@ def test_bound_never_rejects_a_hand_that_meets_the_contract(name: str, options: 
                 assert solve_contract(hand, contract, rules) is None, (number, sorted(hand))
 
 
+def test_bound_lets_two_runs_of_one_suit_share_a_missing_place() -> None:
+    # may-i RUN RUN: 6D 7D _ 9D and 7D _ 9D 10D, each gap filled by a wild (2S, JK); the bound once
+    # charged the shared empty place 8D a third time (found by the random test above)
+    rules = preset("may-i")
+    hand = [Card(c) for c in (1, 2, 27, 27, 33, 38, 39, 39, 41, 41, 42, 49, 59, 59, 64)]
+    assert solve_contract(hand, rules.contract(3), rules) is not None
+    assert ContractBound(rules, 3).possible(hand)
+    assert ContractBound(rules, 3)._possible_reference(hand)
+
+
 def test_bound_is_shared_per_rules_and_round() -> None:
     isra = preset("isra")
     assert contract_bound(isra, 3) is contract_bound(isra, 3)

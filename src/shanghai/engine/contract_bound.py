@@ -289,7 +289,7 @@ class ContractBound:
         # every pair of windows (a window twice too), the cheapest first: a pair costs at least
         # its two windows, so the search stops once they alone cost the best pair found
         by_cost = sorted(((w & ~held).bit_count(), w) for w in self.windows if w & held)
-        once = ~twice
+        once = held & ~twice  # a place held once: one window has it, the other needs a wild
         two = _NO_WAY
         for i, (c1, w1) in enumerate(by_cost):
             if 2 * c1 >= two:
