@@ -228,6 +228,8 @@ def test_games_rounded_up_with_a_note(capsys: pytest.CaptureFixture[str]) -> Non
     (["--rounds", "2-x"], "not a round number"),
     (["--rounds", "3-2"], "runs backwards"),
     (["--rules", "manipulation", "--players", "4", "--rounds", "1"], "no numbered contract rounds"),
+    (["--games-out", "/no-such-folder/games.jsonl"], "no folder"),
+    (["--out", "."], "is a folder"),
 ])
 def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
     base = ["tournament", "--rules", "isra-junior", "--games", "3"]
@@ -239,3 +241,54 @@ def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], 
 def test_no_rules_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--seats", "random,random,random"]) == 2
     assert "--rules" in capsys.readouterr().err
+
+
+def test_games_out_writes_every_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    data = _json(capsys, [*BASE, "--json", "--games-out", str(path)])
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(records) == data["games"] == 6
+    assert [(r["deal"], r["rotation"]) for r in records] == [(d, r) for d in range(2) for r in range(3)]
+    scores = []
+    for r in records:
+        assert r["seed"] == 3 + r["deal"]
+        assert [s["seat"] for s in r["seats"]] == [0, 1, 2]
+        assert sum(s["win_share"] for s in r["seats"]) == pytest.approx(1.0)
+        for s in r["seats"]:
+            assert s["player"] == "random" and s["score"] == sum(s["round_points"])
+            assert len(s["round_points"]) == len(s["went_down"]) == len(s["buys"]) == 3
+            scores.append(s["score"])
+    (p,) = data["players"]  # type: ignore[misc]
+    assert p["mean_score"] == pytest.approx(sum(scores) / len(scores))
+
+
+def _handicap_example() -> object:
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "handicap.py"
+    spec = importlib.util.spec_from_file_location("handicap_example", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_handicap_example_reads_games_out(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    assert main([*BASE, "--seats", "greedy,random,random", "--games-out", str(path)]) == 0
+    capsys.readouterr()
+    example = _handicap_example()
+    lines = path.read_text().splitlines()
+    table = example.handicap_table(lines, [0, 10_000], None)  # type: ignore[attr-defined]
+    # every seat: the win shares of a game add up to 1, so 1/3 of three seats; a huge handicap wins all
+    assert table[0][:2] == (0, 18) and table[0][2] == pytest.approx(1 / 3)
+    assert table[1][2] == pytest.approx(1.0)
+    (row,) = example.handicap_table(lines, [0], "greedy")  # type: ignore[attr-defined]
+    wins = sum(s["win_share"] for line in lines for s in json.loads(line)["seats"] if s["player"] == "greedy")
+    assert row[1] == 6 and row[2] == pytest.approx(wins / 6)
+    assert example.main([str(path), "0", "--player", "expert"]) == 2  # type: ignore[attr-defined]
+    assert "no games of player 'expert'" in capsys.readouterr().err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"deal": 0}\n')
+    assert example.main([str(bad), "10"]) == 2  # type: ignore[attr-defined]
+    assert "line 1: not a game written by --games-out" in capsys.readouterr().err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import Any, TextIO
@@ -13,7 +14,7 @@ from shanghai.cli.common import EXIT_OK, CliError, load_rules
 from shanghai.errors import InconsistentRulesError, ShanghaiError
 from shanghai.rules import AnyRules, ManipulationRules
 from shanghai.tournament.ray_backend import RayUnavailableError
-from shanghai.tournament.report import summarize, text
+from shanghai.tournament.report import game_records, summarize, text
 from shanghai.tournament.runner import BACKENDS, TournamentGameError, run_tournament
 
 
@@ -67,6 +68,19 @@ def _only_rounds(rules: AnyRules, text: str | None) -> tuple[AnyRules, list[int]
     return rules.changed(rounds=tuple(rules.rounds[n - 1] for n in picks)), picks
 
 
+def _check_writable(path: str | None, option: str) -> None:
+    """Refuse an output file that cannot be written before the games are played, not after."""
+    if path is None:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise CliError(f"{option} {path!r} is a folder, not a file")
+    if not os.path.isdir(folder):
+        raise CliError(f"{option} {path!r}: no folder {folder!r}")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise CliError(f"{option} {path!r}: not writable")
+
+
 class _ProgressBar:
     """A one-line progress bar on standard error: deals done, a bar, and the time left."""
 
@@ -101,6 +115,8 @@ def run_tournament_command(args: argparse.Namespace, stdout: TextIO | None = Non
         raise CliError(f"--workers must be at least 1, not {args.workers}")
     if args.games is not None and args.games < 1:
         raise CliError(f"--games must be at least 1, not {args.games}")
+    _check_writable(args.out, "--out")
+    _check_writable(args.games_out, "--games-out")
     rules, rounds = _only_rounds(load_rules(args.rules, args.option), args.rounds)
     specs = _seats(args, min(max(4, rules.min_players), rules.max_players))
     players = len(specs)
@@ -132,6 +148,13 @@ def run_tournament_command(args: argparse.Namespace, stdout: TextIO | None = Non
                 fh.write(json.dumps(summary, indent=2) + "\n")
         except OSError as exc:
             raise CliError(f"cannot write {args.out!r}: {exc}") from exc
+    if args.games_out is not None:
+        try:
+            with open(args.games_out, "w", encoding="utf-8") as fh:
+                for record in game_records(result):
+                    fh.write(json.dumps(record) + "\n")
+        except OSError as exc:
+            raise CliError(f"cannot write {args.games_out!r}: {exc}") from exc
     if args.json:
         stdout.write(json.dumps(summary) + "\n")
     else:
@@ -174,3 +197,6 @@ def add_tournament_parser(sub: Any, common: Any) -> None:
                    help="print one JSON object: games, players (seat_spec, games, wins, win_rate, "
                         "win_rate_ci, mean_score, mean_score_ci, ...), pairs, ...")
     p.add_argument("--out", metavar="FILE", help="also write the JSON object to FILE")
+    p.add_argument("--games-out", metavar="FILE",
+                   help="write every game to FILE, one JSON object a line (deal, rotation, seed, and per "
+                        "seat: player, score, round_points, went_down, buys, slams, win_share)")

@@ -7,7 +7,7 @@ Win rates use a Wilson interval over seat-games. Scores are penalty points: lowe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from shanghai.rules import ManipulationRules
@@ -107,6 +107,30 @@ def summarize(result: TournamentResult) -> dict[str, Any]:
         "players": players,
         "pairs": pairs,
     }
+
+
+def game_records(result: TournamentResult) -> Iterator[dict[str, Any]]:
+    """One JSON-ready object per game, in deal and rotation order (``--games-out``): the deal, the
+    rotation, the game seed and, per seat, who sat there and how it went. In manipulation rummy
+    ``went_out`` (per hand) stands where contract games have ``went_down`` (per round)."""
+    went = "went_out" if isinstance(result.rules, ManipulationRules) else "went_down"
+    for game in result.outcomes:
+        yield {
+            "deal": game.deal,
+            "rotation": game.rotation,
+            "seed": game.seed,
+            "seats": [{
+                "seat": s.seat,
+                "entrant": s.entrant,
+                "player": s.spec,
+                "score": s.score,
+                "round_points": list(s.round_points),
+                went: list(s.went_down),
+                "buys": list(s.buys),
+                "slams": s.slams,
+                "win_share": _r(s.win_share),
+            } for s in game.seats],
+        }
 
 
 def _fmt_ci(ci: list[float] | None, digits: int = 1) -> str:

@@ -20,6 +20,7 @@ from statistics import NormalDist
 
 __all__ = [
     "PairedDifference",
+    "handicap_win_share",
     "mean_ci",
     "paired_difference",
     "t_quantile",
@@ -193,3 +194,22 @@ def paired_difference(a: Sequence[float], b: Sequence[float], confidence: float 
     diffs = [x - y for x, y in zip(a, b, strict=True)]
     mean, ci = mean_ci(diffs, confidence)
     return PairedDifference(len(diffs), mean, ci)
+
+
+def handicap_win_share(totals: Sequence[float], seat: int, points: float) -> float:
+    """The share of the win that seat ``seat`` would have had with ``points`` taken off its total
+    (lowest total wins, ties share). Averaged over many games, it says how big a lead in points a
+    game is worth in wins.
+
+    >>> handicap_win_share([100, 90, 120], 0, 0), handicap_win_share([100, 90, 120], 0, 10)
+    (0.0, 0.5)
+    >>> handicap_win_share([100, 90, 120], 0, 11), handicap_win_share([100, 90, 120], 1, -20)
+    (1.0, 0.0)
+    """
+    if not 0 <= seat < len(totals):
+        raise ValueError(f"no seat {seat} in a game of {len(totals)} seats")
+    mine = totals[seat] - points
+    others = [t for i, t in enumerate(totals) if i != seat]
+    if any(t < mine for t in others):
+        return 0.0
+    return 1.0 / (1 + sum(1 for t in others if t == mine))
