@@ -230,6 +230,7 @@ def test_games_rounded_up_with_a_note(capsys: pytest.CaptureFixture[str]) -> Non
     (["--rules", "manipulation", "--players", "4", "--rounds", "1"], "no numbered contract rounds"),
     (["--games-out", "/no-such-folder/games.jsonl"], "no folder"),
     (["--out", "."], "is a folder"),
+    (["--out", "t.json", "--games-out", "./t.json"], "name the same file"),
 ])
 def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
     base = ["tournament", "--rules", "isra-junior", "--games", "3"]

@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 from shanghai.bots.registry import KNOWN_PLAYERS, make_player
@@ -81,6 +82,15 @@ def _check_writable(path: str | None, option: str) -> None:
         raise CliError(f"{option} {path!r}: not writable")
 
 
+def _write(path: str, lines: Iterable[str]) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            for line in lines:
+                fh.write(line + "\n")
+    except OSError as exc:
+        raise CliError(f"cannot write {path!r}: {exc}") from exc
+
+
 class _ProgressBar:
     """A one-line progress bar on standard error: deals done, a bar, and the time left."""
 
@@ -117,6 +127,9 @@ def run_tournament_command(args: argparse.Namespace, stdout: TextIO | None = Non
         raise CliError(f"--games must be at least 1, not {args.games}")
     _check_writable(args.out, "--out")
     _check_writable(args.games_out, "--games-out")
+    if args.out is not None and args.games_out is not None and \
+            os.path.abspath(args.out) == os.path.abspath(args.games_out):
+        raise CliError(f"--out and --games-out name the same file {args.out!r}")
     rules, rounds = _only_rounds(load_rules(args.rules, args.option), args.rounds)
     specs = _seats(args, min(max(4, rules.min_players), rules.max_players))
     players = len(specs)
@@ -143,18 +156,9 @@ def run_tournament_command(args: argparse.Namespace, stdout: TextIO | None = Non
     if rounds:
         summary["rounds"] = rounds
     if args.out is not None:
-        try:
-            with open(args.out, "w", encoding="utf-8") as fh:
-                fh.write(json.dumps(summary, indent=2) + "\n")
-        except OSError as exc:
-            raise CliError(f"cannot write {args.out!r}: {exc}") from exc
+        _write(args.out, [json.dumps(summary, indent=2)])
     if args.games_out is not None:
-        try:
-            with open(args.games_out, "w", encoding="utf-8") as fh:
-                for record in game_records(result):
-                    fh.write(json.dumps(record) + "\n")
-        except OSError as exc:
-            raise CliError(f"cannot write {args.games_out!r}: {exc}") from exc
+        _write(args.games_out, (json.dumps(record) for record in game_records(result)))
     if args.json:
         stdout.write(json.dumps(summary) + "\n")
     else:
