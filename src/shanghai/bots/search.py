@@ -191,9 +191,9 @@ def candidates(v: PlayerView, policy_action: Action, top_k: int, search_buys: bo
     if len(legal) <= 1:
         return list(legal)
     phase = v.phase
-    if phase == Phase.BUY and not search_buys:
-        return [policy_action]
     if phase == Phase.BUY:
+        if not search_buys:
+            return [policy_action]
         buy = next((a for a in legal if isinstance(a, Buy)), None)
         passing = next((a for a in legal if isinstance(a, Pass)), None)
         if buy is None or passing is None or v.discard_top is None or not _useful(v, v.discard_top):
