@@ -210,6 +210,17 @@ def test_rounds_plays_only_the_rounds_named(capsys: pytest.CaptureFixture[str]) 
     assert "rounds:   only 1, 2" in capsys.readouterr().out
 
 
+def test_search_budget_in_the_seat_name(capsys: pytest.CaptureFixture[str]) -> None:
+    # "search:N" is the search player with N iterations a decision; each budget is its own entrant
+    assert make_player("search:3", 1).iterations == 3  # type: ignore[union-attr]
+    assert make_player("search", 1).iterations == 8  # type: ignore[union-attr]
+    argv = ["tournament", "--rules", "isra-junior", "--rounds", "1", "--seats", "search:1,search:2,random",
+            "--games", "3", "--seed", "2", "--json"]
+    data = _json(capsys, argv)
+    assert [p["seat_spec"] for p in data["players"]] == ["search:1", "search:2", "random"]  # type: ignore[index]
+    assert _json(capsys, argv) == data  # a fixed number of iterations reproduces the games
+
+
 def test_games_rounded_up_with_a_note(capsys: pytest.CaptureFixture[str]) -> None:
     argv = [*BASE[:-4], "--games", "2", "--seed", "1", "--json"]
     assert main(argv) == 0
@@ -220,6 +231,10 @@ def test_games_rounded_up_with_a_note(capsys: pytest.CaptureFixture[str]) -> Non
 
 @pytest.mark.parametrize("argv, message", [
     (["--seats", "random,bogus,random"], "unknown player 'bogus'"),
+    (["--seats", "search:0,random,random"], "'search:0': the number of iterations must be"),
+    (["--seats", "search:1s,random,random"], "'search:1s': the number of iterations must be"),
+    (["--seats", "search:,random,random"], "'search:': the number of iterations must be"),
+    (["--rules", "manipulation", "--seats", "search:4,random,random"], "does not play manipulation"),
     (["--seats", "random,random", "--players", "3"], "--players 3"),
     (["--ray-address", "auto"], "--ray-address needs --backend ray"),
     (["--workers", "0"], "--workers"),

@@ -1,7 +1,8 @@
 """Computer players by name: ``make_player("greedy", seed)``, and the levels for humans.
 
 Players: ``random``, ``greedy``, ``expert``, ``search`` (ISMCTS with expert rollouts, a fixed
-:data:`SEARCH_ITERATIONS` per searched decision). Levels (what a person picks at the table):
+:data:`SEARCH_ITERATIONS` per searched decision; ``search:N`` searches ``N`` iterations instead, so
+a tournament can set budgets against each other). Levels (what a person picks at the table):
 
 * ``easy``: the greedy player making beginner's mistakes: it never buys, and a third of its
   discards are chosen at random (it can throw a card it needed), so a beginner can beat it.
@@ -18,10 +19,16 @@ Players: ``random``, ``greedy``, ``expert``, ``search`` (ISMCTS with expert roll
 >>> from shanghai.rules import MANIPULATION
 >>> type(make_player("expert", 1, MANIPULATION)).__name__
 'ManipulationExpert'
+>>> make_player("search:64", 1).iterations
+64
 >>> make_player("nobody", 1)
 Traceback (most recent call last):
 ...
-ValueError: unknown player 'nobody' (known: random, greedy, expert, search, easy, medium, hard)
+ValueError: unknown player 'nobody' (known: random, greedy, expert, search, search:N, easy, medium, hard)
+>>> make_player("search:0", 1)
+Traceback (most recent call last):
+...
+ValueError: 'search:0': the number of iterations must be a whole number from 1 to 100000
 """
 
 from __future__ import annotations
@@ -50,6 +57,8 @@ KNOWN_LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
 HARD_SETTINGS = ExpertSettings(feed_weight=0.5, mistakes=0.05)
 # The search player's budget by name: a fixed number of iterations, so a seed reproduces its games.
 SEARCH_ITERATIONS = 8
+# The most iterations ``search:N`` takes (a decision of 100,000 iterations already takes minutes).
+MAX_SEARCH_ITERATIONS = 100_000
 # The beginner's mistakes at level "easy".
 EASY_MISTAKES = 1 / 3
 
@@ -96,14 +105,38 @@ def make_contract_player(spec: str, seed: int) -> Player:
         return GreedyPlayer(seed)
     if name == "expert":
         return ExpertPlayer(seed)
-    if name == "search":
-        return SearchPlayer(seed, iterations=SEARCH_ITERATIONS, rollout=ExpertPlayer)
+    if name == "search" or name.startswith("search:"):
+        return SearchPlayer(seed, iterations=search_iterations(spec), rollout=ExpertPlayer)
     if name == "hard":
         return ExpertPlayer(seed, HARD_SETTINGS)
     if name == "easy":
         return EasyPlayer(seed)
-    known = dict.fromkeys((*KNOWN_PLAYERS, *KNOWN_LEVELS))
-    raise ValueError(f"unknown player {spec!r} (known: {', '.join(known)})")
+    raise ValueError(f"unknown player {spec!r} (known: {_known_names()})")
+
+
+def search_iterations(spec: str) -> int:
+    """The iterations a ``search`` or ``search:N`` spec asks for.
+
+    >>> search_iterations("search"), search_iterations(" Search:32 ")
+    (8, 32)
+    >>> search_iterations("search:1s")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'search:1s': the number of iterations must be a whole number from 1 to 100000
+    """
+    name = spec.strip().lower()
+    if name == "search":
+        return SEARCH_ITERATIONS
+    count = name.removeprefix("search:").strip()
+    if not count.isascii() or not count.isdigit() or not 1 <= int(count) <= MAX_SEARCH_ITERATIONS:
+        raise ValueError(f"{spec!r}: the number of iterations must be a whole number from 1 to "
+                         f"{MAX_SEARCH_ITERATIONS}")
+    return int(count)
+
+
+def _known_names() -> str:
+    known = dict.fromkeys((*KNOWN_PLAYERS, "search:N", *KNOWN_LEVELS))
+    return ", ".join(known)
 
 
 # Level "medium" in manipulation rummy: a player who holds a card back (measured weaker than greedy).
@@ -124,8 +157,7 @@ def make_manipulation_player(spec: str, seed: int) -> AnyPlayer:
         return ManipulationExpert(seed)
     if name == "medium":
         return ManipulationExpert(seed, MANIPULATION_MEDIUM)
-    if name == "search":
+    if name == "search" or name.startswith("search:"):
         raise ValueError("the search player does not play manipulation rummy yet (use random, greedy "
                          "or expert)")
-    known = dict.fromkeys((*KNOWN_PLAYERS, *KNOWN_LEVELS))
-    raise ValueError(f"unknown player {spec!r} (known: {', '.join(known)})")
+    raise ValueError(f"unknown player {spec!r} (known: {_known_names()})")

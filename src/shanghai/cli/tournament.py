@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from shanghai.bots.registry import KNOWN_PLAYERS, make_player
+from shanghai.bots.registry import KNOWN_PLAYERS, SEARCH_ITERATIONS, make_player
 from shanghai.cli.common import EXIT_OK, CliError, load_rules
 from shanghai.errors import InconsistentRulesError, ShanghaiError
 from shanghai.rules import AnyRules, ManipulationRules
@@ -181,7 +181,8 @@ def add_tournament_parser(sub: Any, common: Any) -> None:
                    help="number of players (default: the number of --seats names)")
     p.add_argument("--seats", metavar="NAMES",
                    help=f"comma-separated player per entrant, e.g. random,greedy,greedy "
-                        f"(known: {', '.join(KNOWN_PLAYERS)}; default: random in every seat)")
+                        f"(known: {', '.join(KNOWN_PLAYERS)}; search:N searches N iterations a decision "
+                        f"instead of {SEARCH_ITERATIONS}; default: random in every seat)")
     p.add_argument("--games", "-g", type=int, default=None, metavar="G",
                    help="games in all (default: one deal, i.e. N games)")
     p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="seed of the first deal (default 0)")
