@@ -9,13 +9,15 @@ import pytest
 
 from shanghai.bots.greedy import GreedyPlayer
 from shanghai.bots.match import play_game
-from shanghai.bots.search import SearchPlayer, _ViewMaker, candidates, evaluate
+from shanghai.bots.registry import make_player
+from shanghai.bots.search import SearchPlayer, _ViewMaker, candidates, evaluate, left_sum
 from shanghai.engine.actions import Action, Buy, Pass
 from shanghai.engine.determinize import public_round, sample
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.view import PlayerView, view
 from shanghai.rules import preset
 from shanghai.rules.model import Rules
+from shanghai.tournament.runner import deal_seed, tournament_seat_seed
 
 
 def _short(name: str, rounds: slice, options: tuple[str, ...] = ()) -> Rules:
@@ -78,6 +80,21 @@ def _decision_view() -> PlayerView:
             if len(candidates(v, pol, 3)) > 1:
                 return v
         game.apply(bots[seat].choose(v))
+
+
+def test_search_plays_the_same_game_on_every_python() -> None:
+    # Deal 0, rotation 1 of `shanghai tournament --rules isra --seats search,expert,expert,expert
+    # --seed 2001`: Python 3.12's compensated sum() of floats had changed this game's decisions
+    # (these are the points it gives on 3.11, and now on 3.12 too).
+    n, rotation = 4, 1
+    specs = ("search", "expert", "expert", "expert")
+    players = [make_player(specs[(seat - rotation) % n], tournament_seat_seed(2001, 0, seat))
+               for seat in range(n)]
+    game = play_game(preset("isra"), n, deal_seed(2001, 0), seats=players)
+    assert [list(r.points) for r in game.round_results] == [
+        [15, 0, 20, 80], [10, 5, 0, 15], [10, 15, 0, 50], [5, 5, 0, 10], [150, 5, 0, 10],
+        [25, 0, 150, 85], [0, 60, 5, 145]]
+    assert left_sum([0.1] * 10) == 0.9999999999999999  # one by one, never compensated
 
 
 def test_search_respects_its_time_budget() -> None:

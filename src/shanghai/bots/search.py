@@ -92,6 +92,22 @@ def _wilds(rules: Rules) -> frozenset[int]:
     return frozenset(c for c in (JOKER, _TWO_SPADES, _TWO_CLUBS) if rules.is_wild(c))
 
 
+def left_sum(values: Sequence[float]) -> float:
+    """The floats added one by one, left to right.
+
+    Python 3.12's ``sum()`` compensates its rounding and 3.11's does not, and one ulp is enough to
+    flip a close decision: the search adds this way so that a seed plays the same games on every
+    Python (3.11's ``sum()`` gave the same, so earlier results still reproduce).
+
+    >>> left_sum([1e16, 1.0, -1e16])  # sum() on Python 3.12 and later gives 1.0
+    0.0
+    """
+    total = 0.0
+    for x in values:
+        total += x
+    return total
+
+
 def estimate_points(game: Game, seat: int) -> float:
     """Points ``seat`` may expect to score in this round (lower is better), from the state."""
     rules = game.rules
@@ -116,7 +132,7 @@ def evaluate(game: Game, round_index: int) -> list[float]:
         pts = [float(p) for p in result.points]
     else:
         pts = [estimate_points(game, s) for s in range(n)]
-    total = sum(pts)
+    total = left_sum(pts)
     out = []
     for s in range(n):
         others = (total - pts[s]) / (n - 1)
@@ -339,8 +355,8 @@ class SearchPlayer:
             d = diffs[best]
             if len(d) < 2:
                 return anchor
-            mean = sum(d) / len(d)
-            var = sum((x - mean) ** 2 for x in d) / (len(d) - 1)
+            mean = left_sum(d) / len(d)
+            var = left_sum([(x - mean) ** 2 for x in d]) / (len(d) - 1)
             if mean <= self.confidence * math.sqrt(var / len(d)):
                 return anchor
         return best
