@@ -185,7 +185,9 @@ def add_tournament_parser(sub: Any, common: Any) -> None:
                         f"instead of {SEARCH_ITERATIONS}; default: random in every seat)")
     p.add_argument("--games", "-g", type=int, default=None, metavar="G",
                    help="games in all (default: one deal, i.e. N games)")
-    p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="seed of the first deal (default 0)")
+    p.add_argument("--seed", "-s", type=int, default=0, metavar="S",
+                   help="seed of the first deal (default 0); deal d is dealt from seed S+d, so runs meant to "
+                        "be independent need seeds further apart than their number of deals")
     p.add_argument("--workers", "-j", type=int, default=None, metavar="K",
                    help="local backend: worker processes (default 1, in this process); ray backend "
                         "started locally: its CPUs (default all); results do not depend on it")
