@@ -231,6 +231,24 @@ def test_quiet_55_does_not_buy() -> None:
     assert ExpertPlayer(1).choose(v) == Pass(0)
 
 
+def test_quiet_55_only_with_a_hand_that_cannot_lose_the_lead() -> None:
+    # 000: "if the leading person is more than 55 points ahead, they can ... QUIET 55. They
+    # basically just collect eleven 5 point cards". Quiet with 65 points in hand and a lead of 100;
+    # with three aces (100 points) and a lead of 90 the hand could lose the lead, so it plays on.
+    last = len(view(new_game("isra", 4, seed=1), 0).rules.rounds)
+    cheap, costly = "7S 7H 9S 9H 9D 5C 6C 8C KD QH 3S", "7S 7H 9S 9H 9D 5C 6C 8C AD AH AS"
+
+    def reason(hand: str, totals: tuple[int, ...]) -> str:
+        v = _view("isra", last, Phase.BUY, hand, [Buy(0), Pass(0)], discard_top=card("7C"),
+                  discard_live=True, turn=3, totals=totals)
+        return ExpertPlayer(1).decide(v)[1]
+
+    assert "quiet 55" in reason(cheap, (100, 200, 220, 260))
+    assert "quiet 55" in reason(costly, (100, 200, 220, 260))  # 100 points, a lead of 100
+    assert "quiet 55" not in reason(costly, (100, 190, 220, 260))
+    assert "quiet 55" not in reason(cheap, (100, 150, 220, 260))  # a lead of 50 is not enough
+
+
 def test_registry_knows_the_levels() -> None:
     assert "expert" in KNOWN_PLAYERS and KNOWN_LEVELS == ("easy", "medium", "hard", "expert")
     for name in (*KNOWN_PLAYERS, *KNOWN_LEVELS):

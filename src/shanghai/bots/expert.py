@@ -79,8 +79,14 @@ The rules (the default; level ``hard``; the search player's rollouts):
   then faces), keeping cards "one away" from a table run and never feeding a player who is down.
 * Points: as opponents get down and near out, a card's points weigh more in every discard
   (shed high cards before being caught; far from the contract with a player about to go out, more
-  than a card of progress); "Quiet 55": in the last round, leading by more than 55, it never buys
-  and sheds points.
+  than a card of progress); "Quiet 55": in the last round, leading by more than 55 and holding
+  no more points than the lead (so that being caught still wins), it never buys and sheds
+  points. Without that second condition (before 2026-12-01) it went quiet with any hand; in isra's
+  RUN RUN RUN, where buying is how a hand goes down, it was then caught with 91 points on average
+  and won 65.2% of the 923 games (of 8,000 against three greedy players, seed 100001) that it
+  entered the last round more than 55 ahead, where greedy players so placed won 82.3%. Replaying
+  those 923 games: never quiet 81.4%, quiet only while the hand holds no more than the lead
+  83.3% (+17.5 games over never quiet, standard error 7.6).
 * THE CUT aims at exactly ``hand_size * players + 1`` cards; "Shanghai" calls are made when down.
 """
 
@@ -168,9 +174,7 @@ class _Turn:
         self.others_down = len(down_counts)
         self.min_down_cards = min(down_counts) if down_counts else 99
         self.discards_so_far = sum(1 for a in v.history if isinstance(a, Discard))
-        my_total = v.totals[seat]
-        best_other = min(v.totals[s] for s in others) if others else my_total
-        self.quiet = v.round_number == v.rounds and v.rounds > 1 and best_other - my_total > 55
+        self.quiet = _quiet(v)
         # how much a point in hand weighs against progress (100 a card) and outs (4 an out)
         if self.quiet:
             pw = 8.0
@@ -636,11 +640,15 @@ def _greedy_shape(v: PlayerView) -> bool:
 
 
 def _quiet(v: PlayerView) -> bool:
-    """"Quiet 55": the last round, leading the best opponent by more than 55 points."""
+    """"Quiet 55": the last round, leading the best opponent by more than 55 points, with no more
+    points in hand than the lead (caught now, it would still win). With a costlier hand it plays
+    on for the contract: quiet then measured far weaker (see the module's docstring)."""
     seat = v.seat if v.seat is not None else 0
     others = [v.totals[s] for s in range(v.players) if s != seat]
-    return (v.round_number == v.rounds and v.rounds > 1 and bool(others)
-            and min(others) - v.totals[seat] > 55)
+    if v.round_number != v.rounds or v.rounds <= 1 or not others:
+        return False
+    lead = min(others) - v.totals[seat]
+    return lead > 55 and sum(v.rules.points(c) for c in v.hand) <= lead
 
 
 def _only_reason(a: Action) -> str:
