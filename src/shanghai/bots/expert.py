@@ -80,7 +80,7 @@ The rules (the default; level ``hard``; the search player's rollouts):
 * Points: as opponents get down and near out, a card's points weigh more in every discard
   (shed high cards before being caught; far from the contract with a player about to go out, more
   than a card of progress); "Quiet 55": in the last round, leading by more than 55 and holding
-  no more points than the lead (so that being caught still wins), it never buys and sheds
+  no more points than the lead (so that being caught still wins or ties), it never buys and sheds
   points. Without that second condition (before 2026-12-01) it went quiet with any hand; in isra's
   RUN RUN RUN, where buying is how a hand goes down, it was then caught with 91 points on average
   and won 65.2% of the 923 games (of 8,000 against three greedy players, seed 100001) that it
@@ -641,7 +641,7 @@ def _greedy_shape(v: PlayerView) -> bool:
 
 def _quiet(v: PlayerView) -> bool:
     """"Quiet 55": the last round, leading the best opponent by more than 55 points, with no more
-    points in hand than the lead (caught now, it would still win). With a costlier hand it plays
+    points in hand than the lead (caught now, it would still win or at worst tie). With a costlier hand it plays
     on for the contract: quiet then measured far weaker (see the module's docstring)."""
     seat = v.seat if v.seat is not None else 0
     others = [v.totals[s] for s in range(v.players) if s != seat]
