@@ -103,7 +103,6 @@ from shanghai.bots.hand_eval import (
     evaluate,
     knowledge,
     table_accepts,
-    wild_cards,
 )
 from shanghai.bots.lookahead import LookaheadPlayer
 from shanghai.cards import Card, card_text, rank_of, suit_of
@@ -162,7 +161,7 @@ class _Turn:
         self.sets = contract.sets
         self.runs = contract.runs
         self.size = contract.min_cards
-        self.wilds = wild_cards(rules)
+        self.wilds = rules.wild_cards()
         self.know: Knowledge = knowledge(v)
         self.accepts = table_accepts(v.table, rules) if v.table else frozenset()
         seat = v.seat if v.seat is not None else 0

@@ -50,8 +50,6 @@ from shanghai.engine.view import MeldView, PlayerView
 # A buy must leave the hand at most this many cards short of the contract.
 BUY_MISSING = 3
 
-_TWO_SPADES = Card(0 * 16 + 2)
-_TWO_CLUBS = Card(3 * 16 + 2)
 _CONTRACT_PART = re.compile(r"(\d+)\s+(set|run)s?\s+of\s+(\d+)")
 
 
@@ -249,15 +247,12 @@ class GreedyPlayer:
         self.rng = random.Random(seed)
 
     # -- what the view says about the rules (the rules in force, house rules included) -----------
-    def _wilds(self, view: PlayerView) -> frozenset[int]:
-        return frozenset(c for c in (JOKER, _TWO_SPADES, _TWO_CLUBS) if view.rules.is_wild(c))
-
     def _points(self, view: PlayerView, card: int) -> int:
         return view.rules.points(card)
 
     def _progress(self, view: PlayerView, hand: Sequence[int]) -> int:
         contract = view.rules.contract(view.round_number)
-        return contract_progress(hand, contract.sets, contract.runs, self._wilds(view))
+        return contract_progress(hand, contract.sets, contract.runs, view.rules.wild_cards())
 
     def _contract_size(self, view: PlayerView) -> int:
         return view.rules.contract(view.round_number).min_cards
@@ -343,14 +338,14 @@ class GreedyPlayer:
         card = view.discard_top
         if card is None:
             return draw
-        wilds = self._wilds(view)
+        wilds = view.rules.wild_cards()
         if self._me_down(view):
             return take if fits_table(card, view.table, wilds) else draw
         return take if self._improves(view, card) else draw
 
     def _play(self, view: PlayerView) -> Action:
         legal = view.legal
-        wilds = self._wilds(view)
+        wilds = view.rules.wild_cards()
         if view.pending_wild is not None:
             pending = [a for a in legal if isinstance(a, LayOff) and a.card == view.pending_wild]
             if pending:

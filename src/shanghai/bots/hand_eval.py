@@ -30,14 +30,7 @@ from shanghai.fits import lay_off_options
 from shanghai.melds import make_meld
 from shanghai.rules.model import Rules
 
-_TWO_SPADES = Card(0 * 16 + 2)
-_TWO_CLUBS = Card(3 * 16 + 2)
 _POP = [bin(i).count("1") for i in range(1 << 15)]
-
-
-def wild_cards(rules: Rules) -> frozenset[int]:
-    """The cards that are wild under ``rules``."""
-    return frozenset(c for c in (JOKER, _TWO_SPADES, _TWO_CLUBS) if rules.is_wild(c))
 
 
 @dataclass(frozen=True, slots=True)

@@ -191,7 +191,7 @@ class LookaheadPlayer(GreedyPlayer):
         if (take is None or draw is None or card is None or self._me_down(view)
                 or not _contract_fits_hand(view)):
             return super()._draw(view)
-        wilds = self._wilds(view)
+        wilds = view.rules.wild_cards()
         name = card_text(card)
         if card in wilds:
             self._reason = f"take {name}: a wild"

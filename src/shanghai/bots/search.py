@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 
 from shanghai.bots.greedy import GreedyPlayer, contract_progress, fits_table
 from shanghai.bots.player import Player
-from shanghai.cards import JOKER, Card, rank_of, suit_of
+from shanghai.cards import Card, rank_of, suit_of
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -70,10 +70,6 @@ from shanghai.engine.actions import (
 from shanghai.engine.determinize import InconsistentViewError, PublicRound, public_round, sample
 from shanghai.engine.game import Game, Phase, TableMeld
 from shanghai.engine.view import MeldView, PlayerView
-from shanghai.rules.model import Rules
-
-_TWO_SPADES = Card(2)
-_TWO_CLUBS = Card(3 * 16 + 2)
 
 # Evaluation (see ``estimate_points``): a least-squares fit of a seat's points at the end of the
 # round on its state at a random moment of the round, over 2,224 (state, seat) samples of 25 isra
@@ -86,10 +82,6 @@ _TWO_CLUBS = Card(3 * 16 + 2)
 NOT_DOWN = (0.04, 8.67, 6.21, -51.65)
 DOWN = (0.05, 2.15, 10.46)
 SCALE = 40.0               # a point difference of 2 * SCALE spans the whole reward range
-
-
-def _wilds(rules: Rules) -> frozenset[int]:
-    return frozenset(c for c in (JOKER, _TWO_SPADES, _TWO_CLUBS) if rules.is_wild(c))
 
 
 def left_sum(values: Sequence[float]) -> float:
@@ -116,7 +108,7 @@ def estimate_points(game: Game, seat: int) -> float:
     if game.down[seat]:
         return DOWN[0] * points + DOWN[1] * len(hand) + DOWN[2]
     contract = rules.contract(game.round_number)
-    progress = contract_progress(hand, contract.sets, contract.runs, _wilds(rules))
+    progress = contract_progress(hand, contract.sets, contract.runs, rules.wild_cards())
     return (NOT_DOWN[0] * points + NOT_DOWN[1] * (contract.min_cards - progress) + NOT_DOWN[2] * len(hand)
             + NOT_DOWN[3])
 
@@ -167,7 +159,7 @@ def rank_discards(v: PlayerView) -> list[Card]:
     contract progress (ties: not a wild, fewest partners, most points); once down a card that plays
     on no table meld, most points first."""
     rules = v.rules
-    wilds = _wilds(rules)
+    wilds = rules.wild_cards()
     hand = list(v.hand)
     cards = sorted(set(hand))
     me = v.seat
@@ -187,7 +179,7 @@ def rank_discards(v: PlayerView) -> list[Card]:
 def _useful(v: PlayerView, card: Card) -> bool:
     """Would ``card`` help: more contract progress (after a discard), or a lay-off once down?"""
     rules = v.rules
-    wilds = _wilds(rules)
+    wilds = rules.wild_cards()
     me = v.seat
     if me is not None and v.down[me]:
         return fits_table(card, v.table, wilds)

@@ -14,6 +14,9 @@ from typing import Any, Literal
 from shanghai.cards import JOKER, is_black, rank_of
 from shanghai.errors import InconsistentRulesError
 
+# Every card that some rule set makes wild: the joker and the black twos (2S is 2, 2C is 3 * 16 + 2).
+_WILD_CANDIDATES = (JOKER, 0 * 16 + 2, 3 * 16 + 2)
+
 MeldKind = Literal["set", "run"]
 WildCards = Literal["jokers", "jokers-and-black-twos", "none"]
 WildLimit = Literal["none", "no-adjacent-in-runs", "naturals-majority"]
@@ -158,6 +161,18 @@ class Rules:
             if p.min_players <= players <= p.max_players:
                 return p
         raise InconsistentRulesError(f"{self.name}: no pack is given for {players} players")
+
+    def wild_cards(self) -> frozenset[int]:
+        """The cards that are wild under these rules: the joker, and the black twos where they are.
+
+        >>> from shanghai.cards import card_text
+        >>> from shanghai.rules import preset
+        >>> sorted(card_text(c) for c in preset("isra").wild_cards())
+        ['JK']
+        >>> sorted(card_text(c) for c in preset("may-i").wild_cards())
+        ['2C', '2S', 'JK']
+        """
+        return frozenset(c for c in _WILD_CANDIDATES if self.is_wild(c))
 
     def is_wild(self, card: int) -> bool:
         """Is this card wild under these rules?"""
