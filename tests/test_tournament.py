@@ -278,11 +278,11 @@ def test_games_out_writes_every_game(capsys: pytest.CaptureFixture[str], tmp_pat
     assert p["mean_score"] == pytest.approx(sum(scores) / len(scores))
 
 
-def _handicap_example() -> object:
+def _example(name: str = "handicap") -> object:
     import importlib.util
 
-    path = Path(__file__).resolve().parent.parent / "examples" / "handicap.py"
-    spec = importlib.util.spec_from_file_location("handicap_example", path)
+    path = Path(__file__).resolve().parent.parent / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"{name}_example", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -293,7 +293,7 @@ def test_handicap_example_reads_games_out(capsys: pytest.CaptureFixture[str], tm
     path = tmp_path / "games.jsonl"
     assert main([*BASE, "--seats", "greedy,random,random", "--games-out", str(path)]) == 0
     capsys.readouterr()
-    example = _handicap_example()
+    example = _example()
     lines = path.read_text().splitlines()
     table = example.handicap_table(lines, [0, 10_000], None)  # type: ignore[attr-defined]
     # every seat: the win shares of a game add up to 1, so 1/3 of three seats; a huge handicap wins all
@@ -308,3 +308,24 @@ def test_handicap_example_reads_games_out(capsys: pytest.CaptureFixture[str], tm
     bad.write_text('{"deal": 0}\n')
     assert example.main([str(bad), "10"]) == 2  # type: ignore[attr-defined]
     assert "line 1: not a game written by --games-out" in capsys.readouterr().err
+
+
+def test_clairvoyant_example_without_a_peek_plays_the_tournaments_games(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # The README's bound on the 40% goal comes from examples/clairvoyant.py: with nothing to peek
+    # at it must be the tournament's expert against three greedy, game for game.
+    assert main(["tournament", "--rules", "isra", "--seats", "expert,greedy,greedy,greedy",
+                 "--games", "4", "--seed", "300001", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    wins = next(p["wins"] for p in report["players"] if p["seat_spec"] == "expert")
+    diff = report["pairs"][0]["mean_score_diff"]
+    example = _example("clairvoyant")
+    assert example.main(["--peek", "none", "--games", "4", "--seed", "300001"]) == 0  # type: ignore[attr-defined]
+    out = capsys.readouterr().out
+    assert f"wins {wins:g} of 4 " in out
+    assert f"greedy: {diff:+.1f} (one deal: no interval)" in out
+    # every peek still plays only legal actions (the engine raises on any other)
+    assert example.main(["--peek", "all", "--games", "4", "--seed", "300001"]) == 0  # type: ignore[attr-defined]
+    assert "peek all: 4 games" in capsys.readouterr().out
+    assert example.main(["--games", "6"]) == 2  # type: ignore[attr-defined]
+    assert "--games must be a positive multiple of 4, not 6" in capsys.readouterr().err
