@@ -91,9 +91,10 @@ def test_every_rule_is_a_documented_field() -> None:
 
 
 @pytest.mark.parametrize("wilds", ["jokers", "jokers-and-black-twos"])
-def test_the_solver_knows_the_same_wild_cards_as_the_rules(wilds: str) -> None:
+def test_the_wild_cards_the_bots_and_the_solver_use_are_the_rules_wild_cards(wilds: str) -> None:
     from shanghai.cards import ALL_NATURALS, JOKER
-    from shanghai.solver import _WILD_CARDS
+    from shanghai.engine.contract_bound import ContractBound
 
     rules = preset("may-i").changed(wilds=wilds)
-    assert {c for c in (*ALL_NATURALS, JOKER) if rules.is_wild(c)} == _WILD_CARDS[wilds]
+    assert {c for c in (*ALL_NATURALS, JOKER) if rules.is_wild(c)} == rules.wild_cards()
+    assert ContractBound(rules, 1).wild_cards == rules.wild_cards()

@@ -17,12 +17,11 @@ from __future__ import annotations
 from shanghai.cards import ALL_NATURALS, JOKER, Card, make_card
 from shanghai.errors import InvalidMeldError
 from shanghai.melds import End, Meld
-from shanghai.rules.model import Rules
+from shanghai.rules.model import WILD_CANDIDATES, Rules
 
 Options = dict[Card, tuple[End | None, ...]]
 
 _CACHE: dict[int, tuple[Rules, dict[Meld, Options], dict[Meld, frozenset[Card]]]] = {}
-_WILD_CANDIDATES = (JOKER, Card(0 * 16 + 2), Card(3 * 16 + 2))
 # Per Rules object: each card's wildness, and the options by a meld's shape (see ``_shape``).
 _SHAPES: dict[int, tuple[Rules, tuple[bool, ...], dict[tuple[int, ...], Options]]] = {}
 # The natural card of each place (1-14) of each suit: ``_PLACES[suit][place]`` (index 0 unused).
@@ -100,7 +99,7 @@ def lay_off_options(meld: Meld, rules: Rules) -> Options:
 
 def _options(meld: Meld, rules: Rules) -> Options:
     """``lay_off_options`` worked out by trying each card that could fit."""
-    wilds = [c for c in _WILD_CANDIDATES if rules.is_wild(c)]
+    wilds = [c for c in WILD_CANDIDATES if rules.is_wild(c)]
     result: Options = {}
     if meld.kind == "set":
         naturals = [c for c in ALL_NATURALS if meld.rank == 0 or (c & 15) == meld.rank]

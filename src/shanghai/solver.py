@@ -1797,10 +1797,6 @@ def _solve_search(hand: list[Card], contract: Contract, rules: Rules,
     return best
 
 
-_WILD_CARDS = {"jokers": frozenset({JOKER}), "none": frozenset(),
-               "jokers-and-black-twos": frozenset({JOKER, _TWO_SPADES, _TWO_CLUBS})}
-
-
 def may_meet_contract(hand: Sequence[Card], contract: Contract, rules: Rules) -> bool:
     """A fast necessary condition: False when the hand surely cannot meet the contract.
 

@@ -61,10 +61,6 @@ def _mask_of(key: int) -> int:
     return mask
 
 
-_WILD_CARDS = {"jokers": frozenset({JOKER}), "none": frozenset(),
-               "jokers-and-black-twos": frozenset({JOKER, Card(0 * 16 + 2), Card(3 * 16 + 2)})}
-
-
 def _splits(total: int, parts: int) -> tuple[tuple[int, ...], ...]:
     """Every way of writing ``total`` as an ordered sum of ``parts`` non-negative numbers."""
     if parts == 1:
@@ -84,7 +80,7 @@ class ContractBound:
         contract = rules.contract(round_number)
         self.rules = rules
         self.min_cards = contract.min_cards
-        self.wild_cards = _WILD_CARDS[rules.wilds]
+        self.wild_cards = rules.wild_cards()
         self.majority = rules.wild_limit == "naturals-majority"
         self.sets = contract.sets
         self.same_size_sets = len(set(self.sets)) == 1

@@ -11,11 +11,11 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from shanghai.cards import JOKER, is_black, rank_of
+from shanghai.cards import JOKER, Card, is_black, rank_of
 from shanghai.errors import InconsistentRulesError
 
-# Every card that some rule set makes wild: the joker and the black twos (2S is 2, 2C is 3 * 16 + 2).
-_WILD_CANDIDATES = (JOKER, 0 * 16 + 2, 3 * 16 + 2)
+# Every card that some rule set makes wild, in this fixed order: the joker, 2S, 2C.
+WILD_CANDIDATES: tuple[Card, ...] = (JOKER, Card(0 * 16 + 2), Card(3 * 16 + 2))
 
 MeldKind = Literal["set", "run"]
 WildCards = Literal["jokers", "jokers-and-black-twos", "none"]
@@ -172,7 +172,7 @@ class Rules:
         >>> sorted(card_text(c) for c in preset("may-i").wild_cards())
         ['2C', '2S', 'JK']
         """
-        return frozenset(c for c in _WILD_CANDIDATES if self.is_wild(c))
+        return frozenset(c for c in WILD_CANDIDATES if self.is_wild(c))
 
     def is_wild(self, card: int) -> bool:
         """Is this card wild under these rules?"""
