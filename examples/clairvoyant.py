@@ -37,7 +37,7 @@ from shanghai.engine.actions import Action, Buy, Discard, DrawStock, Pass, TakeD
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.view import PlayerView, view
 from shanghai.rules import preset
-from shanghai.tournament.runner import deal_seed, tournament_seat_seed
+from shanghai.tournament.runner import deal_seed, entrant_at, tournament_seat_seed
 from shanghai.tournament.stats import paired_difference, wilson_interval
 
 PEEKS = ("none", "draw", "buy", "both", "all")
@@ -113,19 +113,18 @@ def play_deal(args: tuple[str, int, int]) -> list[tuple[float, int, float]]:
     rules = preset("isra")
     out = []
     for rotation in range(PLAYERS):
-        # as shanghai.tournament.runner.play_deal: entrant (seat - rotation) % n sits at seat
         game = Game.new(rules, PLAYERS, deal_seed(seed, deal))
         players: list[ExpertPlayer | GreedyPlayer] = []
         for seat in range(PLAYERS):
             player_seed = tournament_seat_seed(seed, deal, seat)
-            if (seat - rotation) % PLAYERS == 0:
+            if entrant_at(seat, rotation, PLAYERS) == 0:
+                me = seat
                 players.append(Clairvoyant(player_seed, peek, game))
             else:
                 players.append(GreedyPlayer(player_seed))
         while not game.is_over:
             seat = game.to_act()[0]
             game.apply(players[seat].choose(view(game, seat)))
-        me = rotation  # (seat - rotation) % n == 0
         winners = game.winners()
         others = [game.totals[s] for s in range(PLAYERS) if s != me]
         out.append((1.0 / len(winners) if me in winners else 0.0, game.totals[me], sum(others) / len(others)))

@@ -17,7 +17,7 @@ from shanghai.engine.game import Game, Phase
 from shanghai.engine.view import PlayerView, view
 from shanghai.rules import preset
 from shanghai.rules.model import Rules
-from shanghai.tournament.runner import deal_seed, tournament_seat_seed
+from shanghai.tournament.runner import deal_seed, entrant_at, tournament_seat_seed
 
 
 def _short(name: str, rounds: slice, options: tuple[str, ...] = ()) -> Rules:
@@ -88,7 +88,7 @@ def test_search_plays_the_same_game_on_every_python() -> None:
     # (these are the points it gives on 3.11, and now on 3.12 too).
     n, rotation = 4, 1
     specs = ("search", "expert", "expert", "expert")
-    players = [make_player(specs[(seat - rotation) % n], tournament_seat_seed(2001, 0, seat))
+    players = [make_player(specs[entrant_at(seat, rotation, n)], tournament_seat_seed(2001, 0, seat))
                for seat in range(n)]
     game = play_game(preset("isra"), n, deal_seed(2001, 0), seats=players)
     assert [list(r.points) for r in game.round_results] == [

@@ -41,6 +41,17 @@ def deal_seed(seed: int, deal: int) -> int:
     return seed + deal
 
 
+def entrant_at(seat: int, rotation: int, players: int) -> int:
+    """The entrant (its index in the tournament's ``--seats``) sitting at ``seat`` in rotation
+    ``rotation`` of a deal: rotation r moves every entrant r seats on, so over the ``players``
+    rotations each entrant plays the deal from every seat.
+
+    >>> [entrant_at(seat, 1, 4) for seat in range(4)]
+    [3, 0, 1, 2]
+    """
+    return (seat - rotation) % players
+
+
 @dataclass(frozen=True, slots=True)
 class SeatOutcome:
     """One seat's game: who sat there and how it went (scores: lower is better)."""
@@ -82,7 +93,7 @@ def play_deal(task: DealTask) -> list[GameOutcome]:
     outcomes: list[GameOutcome] = []
     for rotation in range(n):
         # seat -> entrant index
-        at_seat = [(seat - rotation) % n for seat in range(n)]
+        at_seat = [entrant_at(seat, rotation, n) for seat in range(n)]
         players = [make_player(task.specs[at_seat[seat]], tournament_seat_seed(task.seed, task.deal, seat),
                                task.rules)
                    for seat in range(n)]
