@@ -40,6 +40,16 @@ nothing to the hand's contract progress (and plays on no table meld once down) a
 the answer is to draw / pass (in family-10, with a buyer waiting, taking is still searched: it
 denies the buyer). Lay-offs, wild replacements, the "Shanghai" call and THE CUT follow the policy.
 
+Screened and not adopted: valuing the last round's outcomes by the chance of winning the game
+(the totals so far plus each seat's estimated points, with a normal spread of 40 points a seat
+not down and 16 once down) instead of by points. The screen replayed isra's last round from the
+states that expert games reach (seeds 501001-503500; the searching seat at most 100 points
+behind the leader, or ahead: 1,404 states; the same deals and seeds with each evaluation): a
+quarter win chance and three quarters points won 577.3 of them against 563.5 (+1.0 percentage
+point, 95% interval ±1.7) with the same points (-0.5 ± 2.7 a round); half and half with a spread
+of 80 points, +0.3 ± 1.8; win chance alone (300 states of any standing) +2.3 ± 3.9 but 15.2 ±
+9.0 points a round worse. No version moved the win rate measurably.
+
 Budget: ``iterations`` (deterministic: the same seed and view give the same action; tournaments
 use this; with ``paired`` it is rounded up to whole batches of the root's candidates) or, when
 ``iterations`` is None, ``budget_s`` seconds of wall clock per decision (for people; at least one
