@@ -10,7 +10,9 @@ from helpers import new_game
 from shanghai.bots.coach import Advice, advise
 from shanghai.bots.expert import ExpertPlayer
 from shanghai.bots.random_player import RandomPlayer
-from shanghai.engine.actions import Discard
+from shanghai.bots.registry import make_opponent, strongest_player
+from shanghai.bots.search import SearchPlayer
+from shanghai.engine.actions import Discard, DrawStock, GoDown, TakeDiscard
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.view import view
 from shanghai.rules import preset
@@ -44,11 +46,11 @@ def test_every_phase_gets_legal_advice_with_a_reason() -> None:
 def test_shanghai_call_and_family_flow() -> None:
     shanghai = _advice_by_phase(Game.new(preset("may-i", ["shanghai-call"]), 4, 3), 150, False)
     assert Phase.SHANGHAI in shanghai
-    family = _advice_by_phase(Game.new(preset("family-10"), 3, 4), 300)
+    family = _advice_by_phase(Game.new(preset("family-10"), 3, 4), 600)
     assert Phase.BUY in family
 
 
-def test_advice_is_the_expert_choice_and_reproducible() -> None:
+def test_advice_is_the_strongest_players_choice_and_reproducible() -> None:
     game = new_game("isra-junior", 4, seed=6)
     players = [ExpertPlayer(s) for s in range(4)]
     for _ in range(60):
@@ -57,7 +59,33 @@ def test_advice_is_the_expert_choice_and_reproducible() -> None:
     seat = game.to_act()[0]
     v = view(game, seat)
     assert advise(v, seed=3) == advise(v, seed=3)
-    assert advise(v, seed=3).action == ExpertPlayer(3).choose(v)
+    assert advise(v, seed=3).action == strongest_player(3).choose(v)
+    assert isinstance(strongest_player(3), SearchPlayer)
+    assert type(make_opponent("expert", 3)) is SearchPlayer  # level expert is the coach's player
+
+
+def test_advice_says_what_the_search_found_where_it_leaves_the_experts_choice() -> None:
+    game = new_game("isra", 4, seed=5)
+    players = [ExpertPlayer(s) for s in range(4)]
+    found = []
+    while not game.is_over and len(found) < 3:
+        seat = game.to_act()[0]
+        v = view(game, seat)
+        if seat == 0:
+            tip = advise(v, seed=7)
+            if "deals of the cards you cannot see" in tip.reason:
+                found.append(tip)
+        game.apply(players[seat].choose(v))
+    assert len(found) == 3, "the search should leave the expert's choice now and then"
+    for tip in found:
+        # "discard 8C: over 3 deals of the cards you cannot see it came out about 4.5 points
+        # ahead of discard 10C": the advised action first, the expert's own choice last
+        assert isinstance(tip.action, Discard | DrawStock | TakeDiscard | GoDown), tip
+        head, rest = tip.reason.split(": over ", 1)
+        other = rest.rsplit(" ahead of ", 1)[1]
+        assert head != other
+        if isinstance(tip.action, Discard):
+            assert head == "discard " + str(tip.action).split()[2]
 
 
 def test_discard_advice_names_the_card() -> None:

@@ -12,9 +12,11 @@ import pytest
 from shanghai.cards import card_text, parse_cards, rank_sort_key, sort_key
 from shanghai.cli.play import (
     RecordFile,
+    ReplayablePlayer,
     TextGame,
     add_play_arguments,
     default_record_path,
+    make_bots,
     run_play,
 )
 from shanghai.engine import (
@@ -34,6 +36,7 @@ from shanghai.engine import (
 from shanghai.engine.actions import Action
 from shanghai.engine.game import TableMeld
 from shanghai.engine.record import GameRecord
+from shanghai.engine.view import view
 from shanghai.errors import IllegalActionError
 from shanghai.melds import make_meld
 from shanghai.rules import preset
@@ -474,3 +477,21 @@ def test_the_opponents_level_is_chosen_on_the_command_line() -> None:
     game = Game.new(preset("isra"), 4, seed=3)
     bots = _opponents(game, 0, "greedy")
     assert sorted(bots) == [1, 2, 3] and all(b.name == "greedy" for b in bots.values())
+
+
+@pytest.mark.parametrize("kind", ["expert", "hard"])
+def test_opponents_answer_a_resumed_game_as_in_one_sitting(kind: str) -> None:
+    # Level "expert" is the search player, which remembers the round's flip card from one
+    # decision to the next; a resumed game's players have no such memory, so the table's players
+    # must not use it: the same position gets the same answer however the game got there.
+    def play(game: Game, bots: dict[int, ReplayablePlayer], actions: int) -> None:
+        for _ in range(actions):
+            seat = game.to_act()[0]
+            game.apply(bots[seat].choose(view(game, seat)))
+
+    whole = Game.new(preset("isra-junior"), 3, 5)
+    play(whole, make_bots(whole, [kind] * 3), 160)
+    stopped = Game.new(preset("isra-junior"), 3, 5)
+    for chunk in (7, 40, 60, 53):  # stopped and resumed three times, new players each time
+        play(stopped, make_bots(stopped, [kind] * 3), chunk)
+    assert stopped.actions == whole.actions

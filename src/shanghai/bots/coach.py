@@ -1,7 +1,11 @@
-"""The coach: for a seat's view, the action the strongest fast player would take, and why.
+"""The coach: for a seat's view, the action the strongest player would take, and why.
 
 The interfaces' hint button calls :func:`advise` with the human's view; the advice is one of the
-view's legal actions with a one-line reason in the game's words.
+view's legal actions with a one-line reason in the game's words. The strongest player is the
+search player of level ``expert`` (:func:`shanghai.bots.registry.strongest_player`): where it keeps
+the expert player's choice, the reason is the expert's ("discard KS: high card that fits
+nothing"); where its search of the hidden cards found better, the reason says so ("draw: over 3
+deals of the cards you cannot see it came out about 4.5 points ahead of take 7H").
 
 >>> from shanghai.engine.game import Game
 >>> from shanghai.engine.view import view
@@ -17,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shanghai.bots.expert import ExpertPlayer
+from shanghai.bots.registry import strongest_player
 from shanghai.engine.actions import Action
 from shanghai.engine.view import PlayerView
 
@@ -34,10 +38,11 @@ class Advice:
 
 
 def advise(view: PlayerView, seed: int = 0) -> Advice:
-    """The expert player's choice for ``view`` with its reason; ``ValueError`` when the seat has
-    no legal action (it is not this seat's turn to act)."""
+    """The strongest player's choice for ``view`` with its reason (the same view and seed give
+    the same advice); ``ValueError`` when the seat has no legal action (it is not this seat's
+    turn to act)."""
     if view.seat is None or not view.legal:
         raise ValueError(f"seat {view.seat} has no legal action: nothing to advise")
-    action, reason = ExpertPlayer(seed).decide(view)
+    action, reason = strongest_player(seed).decide(view)
     reason = " ".join(reason.split()) or str(action)
     return Advice(action, reason)

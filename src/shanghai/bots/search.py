@@ -67,7 +67,7 @@ from dataclasses import dataclass, field
 
 from shanghai.bots.greedy import GreedyPlayer, contract_progress, fits_table
 from shanghai.bots.player import Player
-from shanghai.cards import Card, rank_of, suit_of
+from shanghai.cards import Card, card_text, rank_of, suit_of
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -293,33 +293,69 @@ class SearchPlayer:
             return v.discard_top
         return None
 
+    def forget(self) -> None:
+        """Forget what this player remembers of the round (the flip card), so that its next choice
+        depends on its view and its generator only (a game resumed from a record goes on exactly as
+        one played in a single sitting)."""
+        self._flip = None
+
     # -- the decision ---------------------------------------------------------------------------
     def choose(self, v: PlayerView) -> Action:
+        return self._decide(v, False)[0]
+
+    def decide(self, v: PlayerView) -> tuple[Action, str]:
+        """The action and a one-line reason for it: the rollout policy's own reason where the
+        search keeps the policy's choice, else what the search found.
+
+        >>> from shanghai.bots.expert import ExpertPlayer
+        >>> from shanghai.engine.game import Game
+        >>> from shanghai.engine.view import view
+        >>> from shanghai.rules import preset
+        >>> game = Game.new(preset("isra"), 4, seed=1)
+        >>> seat = game.to_act()[0]
+        >>> action, reason = SearchPlayer(1, iterations=8, rollout=ExpertPlayer).decide(view(game, seat))
+        >>> action == SearchPlayer(1, iterations=8, rollout=ExpertPlayer).choose(view(game, seat))
+        True
+        """
+        return self._decide(v, True)
+
+    def _decide(self, v: PlayerView, explain: bool) -> tuple[Action, str]:
         legal = v.legal
         if not legal:
             raise ValueError(f"seat {v.seat} has no legal action")
         flip = self._remember_flip(v) if v.phase != Phase.CUT else None
         decision_seed = self.rng.getrandbits(64)
-        if len(legal) == 1:
-            return legal[0]
-        policy = self.rollout(decision_seed & 0xFFFFFFFF)
-        policy_action = policy.choose(v)
-        cands = candidates(v, policy_action, self.top_k, self.search_buys)
         self.last_iterations = 0
         self.last_stats = {}
+        if len(legal) == 1 and not explain:
+            return legal[0], ""
+        policy = self.rollout(decision_seed & 0xFFFFFFFF)
+        if len(legal) == 1:
+            return _policy_decision(policy, v)
+        policy_action, policy_reason = _policy_decision(policy, v) if explain else (policy.choose(v), "")
+        cands = candidates(v, policy_action, self.top_k, self.search_buys)
         if len(cands) == 1:
-            return cands[0]
+            return cands[0], (policy_reason if cands[0] == policy_action else _words(cands[0], v))
         try:
             pub = public_round(v, flip)
         except InconsistentViewError:
             try:
                 pub = public_round(v)  # a stale memory of the flip, perhaps
             except InconsistentViewError:
-                return policy_action
-        return self._search(v, pub, cands, random.Random(decision_seed), policy_action)
+                return policy_action, policy_reason
+        action, gain = self._search(v, pub, cands, random.Random(decision_seed), policy_action)
+        if action == policy_action or not explain:
+            return action, policy_reason
+        deals = self.last_iterations // len(cands) if self.paired else self.last_iterations
+        points = gain * 2 * SCALE  # a reward difference back in points (see ``evaluate``)
+        by = f"about {points:.1f} points " if points < 10 else f"about {points:.0f} points "
+        return action, (f"{_words(action, v)}: over {deals} deals of the cards you cannot see it came out "
+                        f"{by if points > 0 else ''}ahead of {_words(policy_action, v)}")
 
     def _search(self, v: PlayerView, pub: PublicRound, cands: list[Action], rng: random.Random,
-                anchor: Action | None = None) -> Action:
+                anchor: Action | None = None) -> tuple[Action, float]:
+        """The action chosen, and its mean paired gain over ``anchor`` (reward units; 0 when it
+        is the anchor or when there is none)."""
         me = v.seat
         assert me is not None
         root = _Node(seat=me)
@@ -356,12 +392,15 @@ class SearchPlayer:
             # leave the policy's choice only when the paired difference is clear
             d = diffs[best]
             if len(d) < 2:
-                return anchor
+                return anchor, 0.0
             mean = left_sum(d) / len(d)
             var = left_sum([(x - mean) ** 2 for x in d]) / (len(d) - 1)
             if mean <= self.confidence * math.sqrt(var / len(d)):
-                return anchor
-        return best
+                return anchor, 0.0
+            return best, mean
+        if anchor is not None and anchor in cands and best != anchor and diffs[best]:
+            return best, left_sum(diffs[best]) / len(diffs[best])
+        return best, 0.0
 
     def _select(self, node: _Node, cands: Sequence[Action], rng: random.Random, seat: int) -> Action:
         untried: list[Action] = []
@@ -439,6 +478,33 @@ class SearchPlayer:
             ch.visits += 1
             ch.total += rewards[ch.seat]
         return rewards[root.seat]
+
+
+def _policy_decision(policy: Player, v: PlayerView) -> tuple[Action, str]:
+    """The policy's action with its reason, where the policy gives one (the expert does)."""
+    decide = getattr(policy, "decide", None)
+    if callable(decide):
+        action, reason = decide(v)
+        return action, str(reason)
+    action = policy.choose(v)
+    return action, _words(action, v)
+
+
+def _words(a: Action, v: PlayerView) -> str:
+    """A searched action in the game's words, e.g. "take 7H", "discard KS", "go down now"."""
+    if isinstance(a, TakeDiscard):
+        return f"take {card_text(v.discard_top)}" if v.discard_top is not None else "take the discard"
+    if isinstance(a, DrawStock):
+        return "draw"
+    if isinstance(a, Discard):
+        return f"discard {card_text(a.card)}"
+    if isinstance(a, GoDown):
+        return "go down now"
+    if isinstance(a, Buy):
+        return f"buy {card_text(v.discard_top)}" if v.discard_top is not None else "buy"
+    if isinstance(a, Pass):
+        return "pass"
+    return str(a)
 
 
 class _ViewMaker:

@@ -92,10 +92,8 @@ class ReplayablePlayer:
     """
 
     def __init__(self, seed: int, kind: str = "random") -> None:
-        from shanghai.bots.registry import make_contract_player
-
         self.seed = seed
-        self.player = make_contract_player(kind, seed)
+        self.player = _make_opponent(kind, seed)
         self.name = kind
 
     def choose(self, view: PlayerView) -> Action:
@@ -103,12 +101,20 @@ class ReplayablePlayer:
         rng = getattr(self.player, "rng", None)
         if isinstance(rng, random.Random):
             rng.seed(key)
+            forget = getattr(self.player, "forget", None)
+            if callable(forget):
+                forget()  # what it remembers of the round would not survive a stop and resume
             return self.player.choose(view)
         # a player without a reseedable generator is made afresh for each decision, with a seed
         # from the position: the same position always gets the same answer
-        from shanghai.bots.registry import make_contract_player
+        return _make_opponent(self.name, zlib.crc32(key.encode())).choose(view)
 
-        return make_contract_player(self.name, zlib.crc32(key.encode())).choose(view)
+
+def _make_opponent(kind: str, seed: int) -> Bot:
+    """A computer player of a level or name (level ``expert``: the strongest player we have)."""
+    from shanghai.bots.registry import make_contract_opponent
+
+    return make_contract_opponent(kind, seed)
 
 
 def _opponents(game: Game, human: int, kind: str) -> dict[int, Bot]:

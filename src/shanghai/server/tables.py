@@ -24,7 +24,7 @@ from typing import Any, cast
 from shanghai.bots.coach import advise
 from shanghai.bots.match import seat_seed
 from shanghai.bots.player import AnyPlayer, ManipulationPlayer, Player
-from shanghai.bots.registry import KNOWN_LEVELS, KNOWN_PLAYERS, make_player
+from shanghai.bots.registry import KNOWN_LEVELS, KNOWN_PLAYERS, make_opponent
 from shanghai.cards import card_text
 from shanghai.engine.actions import Buy, CallShanghai, Pass
 from shanghai.engine.game import Game, Phase
@@ -88,7 +88,7 @@ def check_level(raw: object, rules: AnyRules | None = None) -> str:
         raise ProtocolError("a computer player's level is a name such as 'greedy'", "bad-level")
     level = raw.strip().lower()
     try:
-        make_player(level, 0, rules)
+        make_opponent(level, 0, rules)
     except (ValueError, ImportError) as exc:
         if level in known_levels():  # a known player that does not play this game
             raise ProtocolError(str(exc), "bad-level") from exc
@@ -102,7 +102,7 @@ def levels_for(rules: AnyRules) -> tuple[str, ...]:
     out = []
     for level in known_levels():
         try:
-            make_player(level, 0, rules)
+            make_opponent(level, 0, rules)
         except (ValueError, ImportError):
             continue
         out.append(level)
@@ -622,7 +622,7 @@ class Table:
         s = self.seats[seat]
         if s.bot is None:
             level = s.level if s.kind == BOT and s.level else default_level()
-            s.bot = make_player(level, seat_seed(self.seed, seat), self.rules)
+            s.bot = make_opponent(level, seat_seed(self.seed, seat), self.rules)
         return s.bot
 
     def bot_choose(self, seat: int, seat_view: AnyView) -> AnyAction:

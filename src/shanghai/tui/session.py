@@ -53,12 +53,12 @@ AppliedT = TypeVar("AppliedT")
 def available_levels() -> tuple[str, ...]:
     """The opponents' levels this installation knows (``easy`` ... ``expert``), or the basic
     players (``random``, ``greedy``) while the levels are not registered."""
-    from shanghai.bots import make_player
+    from shanghai.bots.registry import make_opponent
 
     known = []
     for level in LEVELS:
         try:
-            make_player(level, 0)
+            make_opponent(level, 0)
         except (ValueError, ImportError):
             continue
         known.append(level)
