@@ -11,8 +11,8 @@ import pytest
 
 from shanghai.cards import card_text, parse_cards, rank_sort_key, sort_key
 from shanghai.cli.play import (
+    Bot,
     RecordFile,
-    ReplayablePlayer,
     TextGame,
     add_play_arguments,
     default_record_path,
@@ -484,13 +484,16 @@ def test_opponents_answer_a_resumed_game_as_in_one_sitting(kind: str) -> None:
     # Level "expert" is the search player, which remembers the round's flip card from one
     # decision to the next; a resumed game's players have no such memory, so the table's players
     # must not use it: the same position gets the same answer however the game got there.
-    def play(game: Game, bots: dict[int, ReplayablePlayer], actions: int) -> None:
+    def play(game: Game, bots: dict[int, Bot], actions: int) -> None:
         for _ in range(actions):
             seat = game.to_act()[0]
             game.apply(bots[seat].choose(view(game, seat)))
 
     whole = Game.new(preset("isra-junior"), 3, 5)
-    play(whole, make_bots(whole, [kind] * 3), 160)
+    bots = make_bots(whole, [kind] * 3)
+    assert {type(getattr(b, "player", b)).__name__ for b in bots.values()} == {
+        "SearchPlayer" if kind == "expert" else "ExpertPlayer"}  # level expert: the search player
+    play(whole, bots, 160)
     stopped = Game.new(preset("isra-junior"), 3, 5)
     for chunk in (7, 40, 60, 53):  # stopped and resumed three times, new players each time
         play(stopped, make_bots(stopped, [kind] * 3), chunk)
