@@ -19,6 +19,8 @@ WILD_CANDIDATES: tuple[Card, ...] = (JOKER, Card(0 * 16 + 2), Card(3 * 16 + 2))
 
 MeldKind = Literal["set", "run"]
 WildCards = Literal["jokers", "jokers-and-black-twos", "none"]
+# ``Rules.wild_cards()`` by the rules' ``wilds`` (which alone decides what is wild)
+_WILD_CARDS: dict[str, frozenset[int]] = {}
 WildLimit = Literal["none", "no-adjacent-in-runs", "naturals-majority"]
 Aces = Literal["low-or-high", "high-only", "low-only"]
 SameSuitRuns = Literal["may-touch", "separated"]
@@ -172,7 +174,10 @@ class Rules:
         >>> sorted(card_text(c) for c in preset("may-i").wild_cards())
         ['2C', '2S', 'JK']
         """
-        return frozenset(c for c in WILD_CANDIDATES if self.is_wild(c))
+        hit = _WILD_CARDS.get(self.wilds)
+        if hit is None:  # the search asks at every estimate: one set per kind of wilds
+            hit = _WILD_CARDS[self.wilds] = frozenset(c for c in WILD_CANDIDATES if self.is_wild(c))
+        return hit
 
     def is_wild(self, card: int) -> bool:
         """Is this card wild under these rules?"""
