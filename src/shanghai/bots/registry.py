@@ -11,8 +11,9 @@ a tournament can set budgets against each other). Levels (what a person picks at
   and makes a random discard 5% of the time.
 * ``expert``: the strongest player we have, the search player with its tournament budget
   (:func:`strongest_player`). Against three expert players it scored significantly fewer points
-  on fresh deals (isra, 4 players: 9.2 and 9.7 points a game in two runs fixed in advance, 1,024
-  and 768 games; README), though its win rate is not shown above a quarter. In manipulation rummy,
+  on fresh deals (isra, 4 players: 9.2, 9.7 and 5.3 points a game in three runs fixed in
+  advance, 1,024, 768 and 3,200 games; README), though its win rate is not shown above a quarter
+  (25.5% of the 3,200, Wilson 95%: 24.0-27.0%). In manipulation rummy,
   which the search player does not play, ``expert`` is that game's expert.
 
 A person picks a level, a tournament names players: where the two share the name ``expert``,
