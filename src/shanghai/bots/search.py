@@ -388,9 +388,11 @@ class SearchPlayer:
         # the best mean (ties: the most visits, then the order of the candidates)
         best = max(cands, key=lambda a: (self.last_stats.get(a, (0, -1.0))[1],
                                          self.last_stats.get(a, (0, 0.0))[0]))
-        if anchor is not None and anchor in cands and best != anchor and self.confidence > 0:
+        if anchor is None or anchor not in cands or best == anchor:
+            return best, 0.0
+        d = diffs[best]
+        if self.confidence > 0:
             # leave the policy's choice only when the paired difference is clear
-            d = diffs[best]
             if len(d) < 2:
                 return anchor, 0.0
             mean = left_sum(d) / len(d)
@@ -398,9 +400,7 @@ class SearchPlayer:
             if mean <= self.confidence * math.sqrt(var / len(d)):
                 return anchor, 0.0
             return best, mean
-        if anchor is not None and anchor in cands and best != anchor and diffs[best]:
-            return best, left_sum(diffs[best]) / len(diffs[best])
-        return best, 0.0
+        return best, (left_sum(d) / len(d) if d else 0.0)
 
     def _select(self, node: _Node, cands: Sequence[Action], rng: random.Random, seat: int) -> Action:
         untried: list[Action] = []

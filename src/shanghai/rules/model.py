@@ -16,11 +16,11 @@ from shanghai.errors import InconsistentRulesError
 
 # Every card that some rule set makes wild, in this fixed order: the joker, 2S, 2C.
 WILD_CANDIDATES: tuple[Card, ...] = (JOKER, Card(0 * 16 + 2), Card(3 * 16 + 2))
+# ``Rules.wild_cards()`` by the rules' ``wilds`` (which alone decides what is wild)
+_WILD_CARDS: dict[str, frozenset[int]] = {}
 
 MeldKind = Literal["set", "run"]
 WildCards = Literal["jokers", "jokers-and-black-twos", "none"]
-# ``Rules.wild_cards()`` by the rules' ``wilds`` (which alone decides what is wild)
-_WILD_CARDS: dict[str, frozenset[int]] = {}
 WildLimit = Literal["none", "no-adjacent-in-runs", "naturals-majority"]
 Aces = Literal["low-or-high", "high-only", "low-only"]
 SameSuitRuns = Literal["may-touch", "separated"]
