@@ -525,6 +525,10 @@ def test_computer_players_fill_seats_and_stand_in_for_an_absent_person(server: C
         assert (await ann.request({"type": "remove_seat", "seat": 3}))["type"] == "ok"
         assert len(ann.state()["table"]["seats"]) == 3
         assert (await ann.request({"type": "add_bot", "level": "nobody"}))["code"] == "bad-level"
+        # a name with settings plays in tournaments, never on a shared server (search:100000 thinks
+        # for minutes a move)
+        for level in ("search:100000", "expert:lookahead=true", "greedy:x=1"):
+            assert (await ann.request({"type": "add_bot", "level": level}))["code"] == "bad-level"
         assert (await ann.request({"type": "remove_seat", "seat": 1}))["code"] == "present"
         await ann.request({"type": "add_bot", "level": "greedy"})
         await ann.request({"type": "add_bot", "level": "greedy"})

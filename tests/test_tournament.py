@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from shanghai.bots.registry import KNOWN_PLAYERS, make_player
+from shanghai.bots.expert import ExpertPlayer, ExpertSettings
+from shanghai.bots.manipulation import ManipulationExpert
+from shanghai.bots.registry import (
+    HARD_SETTINGS,
+    KNOWN_PLAYERS,
+    SEARCH_ROLLOUTS,
+    SEARCH_SETTINGS,
+    EasyPlayer,
+    make_player,
+)
+from shanghai.bots.search import SearchPlayer, greedy_policy
 from shanghai.cli.main import main
-from shanghai.rules import preset
+from shanghai.rules import MANIPULATION, preset
 from shanghai.tournament.report import summarize
 from shanghai.tournament.runner import (
     DealTask,
@@ -221,6 +233,51 @@ def test_search_budget_in_the_seat_name(capsys: pytest.CaptureFixture[str]) -> N
     assert _json(capsys, argv) == data  # a fixed number of iterations reproduces the games
 
 
+def test_settings_in_the_seat_name_reach_the_player() -> None:
+    # "NAME:KEY=VALUE:...": the settings of the expert (on top of the level's own for "hard"),
+    # of the search player and of level easy; case and spaces do not matter
+    expert = make_player(" Expert:Buy_Missing=5:feed_weight=0.5:greedy_rounds=5+7:lookahead=false ", 1)
+    assert isinstance(expert, ExpertPlayer)
+    assert expert.settings == replace(ExpertSettings(), buy_missing=5, feed_weight=0.5, greedy_rounds=(5, 7))
+    hard = make_player("hard:mistakes=0.2", 1)
+    assert isinstance(hard, ExpertPlayer) and hard.settings == replace(HARD_SETTINGS, mistakes=0.2)
+    easy = make_player("easy:mistakes=0.5", 1)
+    assert isinstance(easy, EasyPlayer) and easy.mistakes == 0.5
+    search = make_player("search:16:top_k=2:confidence=0.5:rollout=greedy:rollout_turns=8:search_buys=true", 1)
+    assert isinstance(search, SearchPlayer)
+    assert (search.iterations, search.top_k, search.confidence, search.rollout_turns, search.search_buys) == \
+        (16, 2, 0.5, 8, True)
+    assert search.rollout is greedy_policy
+    assert make_player("search:iterations=4", 1).iterations == 4  # type: ignore[union-attr]
+    manipulation = make_player("expert:reserve=true", 1, MANIPULATION)
+    assert isinstance(manipulation, ManipulationExpert) and manipulation.settings.reserve
+
+
+def test_search_settings_default_to_the_search_players_own() -> None:
+    # SEARCH_SETTINGS repeats SearchPlayer's defaults (rollout_turns 0 = None, rollout by name):
+    # "search:8" must be the search player itself
+    defaults = {k: v.default for k, v in inspect.signature(SearchPlayer.__init__).parameters.items()
+                if v.default is not inspect.Parameter.empty}
+    for key, value in SEARCH_SETTINGS.items():
+        if key == "rollout":
+            assert SEARCH_ROLLOUTS[value] is ExpertPlayer  # the strongest player's rollouts
+        elif key == "rollout_turns":
+            assert value == 0 and defaults[key] is None
+        else:
+            assert defaults[key] == value, key
+
+
+def test_default_settings_spelled_out_play_the_same_games(capsys: pytest.CaptureFixture[str]) -> None:
+    # an entrant whose settings are the defaults plays exactly the games of the plain name
+    def scores(seats: str) -> list[float]:
+        argv = ["tournament", "--rules", "isra-junior", "--seats", seats, "--games", "6", "--seed", "3", "--json"]
+        return [p["mean_score"] for p in _json(capsys, argv)["players"]]  # type: ignore[index]
+    assert scores("expert,greedy,random") == scores("expert:buy_missing=3:feed_weight=1,greedy,random")
+    assert scores("search,greedy,random") == scores("search:8:top_k=3:rollout=expert,greedy,random")
+    changed = scores("expert:buy_missing=0:danger_prior=0,greedy,random")
+    assert changed != scores("expert,greedy,random")  # and a setting does change the play
+
+
 def test_games_rounded_up_with_a_note(capsys: pytest.CaptureFixture[str]) -> None:
     argv = [*BASE[:-4], "--games", "2", "--seed", "1", "--json"]
     assert main(argv) == 0
@@ -235,6 +292,21 @@ def test_games_rounded_up_with_a_note(capsys: pytest.CaptureFixture[str]) -> Non
     (["--seats", "search:1s,random,random"], "'search:1s': the number of iterations must be"),
     (["--seats", "search:,random,random"], "'search:': the number of iterations must be"),
     (["--rules", "manipulation", "--seats", "search:4,random,random"], "does not play manipulation"),
+    (["--seats", "expert:buy_mising=5,random,random"], "expert has no setting 'buy_mising' (known: buy_missing,"),
+    (["--seats", "expert:buy_missing=-1,random,random"], "buy_missing must be at least 0, not '-1'"),
+    (["--seats", "expert:buy_missing=2.5,random,random"], "buy_missing is a whole number, not '2.5'"),
+    (["--seats", "expert:feed_weight=nan,random,random"], "feed_weight must be at least 0, not 'nan'"),
+    (["--seats", "hard:mistakes=1.5,random,random"], "mistakes must be from 0.0 to 1.0, not '1.5'"),
+    (["--seats", "expert:lookahead=maybe,random,random"], "lookahead is true or false, not 'maybe'"),
+    (["--seats", "expert:greedy_rounds=5+x,random,random"], "greedy_rounds is round numbers joined by '+'"),
+    (["--seats", "expert:mistakes=0.1:mistakes=0.2,random,random"], "'mistakes' is given twice"),
+    (["--seats", "expert:5,random,random"], "a setting is written KEY=VALUE, not '5'"),
+    (["--seats", "greedy:x=1,random,random"], "'greedy:x=1': greedy has no settings"),
+    (["--seats", "search:8:rollout=random,random,random"], "rollout is one of expert, greedy, not 'random'"),
+    (["--seats", "search:8:budget_s=1,random,random"], "search has no setting 'budget_s'"),
+    (["--seats", "search:top_k=0,random,random"], "top_k must be from 1 to 64, not '0'"),
+    (["--rules", "manipulation", "--seats", "expert:reserve=2,random,random"], "reserve is true or false"),
+    (["--rules", "manipulation", "--seats", "expert:buy_missing=2,random,random"], "expert has no setting"),
     (["--seats", "random,random", "--players", "3"], "--players 3"),
     (["--ray-address", "auto"], "--ray-address needs --backend ray"),
     (["--workers", "0"], "--workers"),

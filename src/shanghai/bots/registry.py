@@ -20,6 +20,16 @@ A person picks a level, a tournament names players: where the two share the name
 :func:`make_opponent` (the tables: web, terminal, ``shanghai play``) reads it as the level and
 :func:`make_player` (tournaments, the environment) as the expert player.
 
+Settings in the name (:func:`player_settings`), so that a tournament can set variants of one
+strategy against each other: ``NAME:KEY=VALUE:KEY=VALUE``, e.g. ``expert:buy_missing=5``,
+``hard:mistakes=0.2``, ``search:32:top_k=2:rollout=greedy`` (a bare number after ``search`` is its
+iterations), ``easy:mistakes=0.5``; in manipulation rummy ``expert:reserve=true``. The keys are
+the fields of :class:`~shanghai.bots.expert.ExpertSettings` (``expert``, ``hard``: on top of the
+level's own settings), :data:`SEARCH_SETTINGS` (``search``) and
+:class:`~shanghai.bots.manipulation.ManipulationExpertSettings`; values are numbers, ``true`` or
+``false``, and for ``greedy_rounds`` round numbers joined by ``+`` (``5+7``). The search's time
+budget is not among them: a tournament's games must not depend on the machine's speed.
+
 >>> type(make_player("random", 1)).__name__
 'RandomPlayer'
 >>> type(make_player("expert", 1)).__name__
@@ -39,11 +49,23 @@ ValueError: unknown player 'nobody' (known: random, greedy, expert, search, sear
 Traceback (most recent call last):
 ...
 ValueError: 'search:0': the number of iterations must be a whole number from 1 to 100000
+>>> make_player("expert:buy_missing=5", 1).settings.buy_missing
+5
+>>> make_player("search:16:top_k=2:rollout=greedy", 1).top_k
+2
+>>> make_player("expert:buy_mising=5", 1)
+Traceback (most recent call last):
+...
+ValueError: 'expert:buy_mising=5': expert has no setting 'buy_mising' (known: buy_missing, ...)
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import random
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from shanghai.bots.expert import ExpertPlayer, ExpertSettings
 from shanghai.bots.greedy import GreedyPlayer
@@ -55,7 +77,7 @@ from shanghai.bots.manipulation import (
 )
 from shanghai.bots.player import AnyPlayer, Player
 from shanghai.bots.random_player import RandomPlayer
-from shanghai.bots.search import SearchPlayer
+from shanghai.bots.search import PolicyFactory, SearchPlayer, greedy_policy
 from shanghai.engine.actions import Action, Buy, Discard, Pass
 from shanghai.engine.view import PlayerView
 from shanghai.rules import AnyRules, ManipulationRules
@@ -98,31 +120,36 @@ class EasyPlayer:
 
 def make_player(spec: str, seed: int, rules: AnyRules | None = None) -> AnyPlayer:
     """A new player of kind ``spec`` (one of ``KNOWN_PLAYERS`` or ``KNOWN_LEVELS``,
-    case-insensitive) seeded with ``seed``, for the game ``rules`` describe (a contract game when
-    None); an unknown name raises ``ValueError`` naming it and the known names."""
-    name = spec.strip().lower()
+    case-insensitive, with settings after it if any: :func:`player_settings`) seeded with
+    ``seed``, for the game ``rules`` describe (a contract game when None); an unknown name or a
+    bad setting raises ``ValueError`` naming it and what is known."""
     if isinstance(rules, ManipulationRules):
-        return make_manipulation_player(name, seed)
+        return make_manipulation_player(spec, seed)
     return make_contract_player(spec, seed)
 
 
 def make_contract_player(spec: str, seed: int) -> Player:
-    """A player of the contract games (see :func:`make_player`)."""
-    name = spec.strip().lower()
+    """A player of the contract games (see :func:`make_player`), settings in the name included."""
+    name, settings = player_settings(spec)
     if name == "random":
+        _no_settings(spec, name, settings)
         return RandomPlayer(seed)
     if name in ("greedy", "medium"):
+        _no_settings(spec, name, settings)
         return GreedyPlayer(seed)
-    if name == "expert":
-        return ExpertPlayer(seed)
+    if name in ("expert", "hard"):
+        base = HARD_SETTINGS if name == "hard" else ExpertSettings()
+        return ExpertPlayer(seed, _dataclass_settings(spec, name, base, settings))
     if name == "search":
-        return strongest_player(seed)
-    if name.startswith("search:"):
-        return SearchPlayer(seed, iterations=search_iterations(spec), rollout=ExpertPlayer)
-    if name == "hard":
-        return ExpertPlayer(seed, HARD_SETTINGS)
+        if not settings:
+            return strongest_player(seed)
+        known: dict[str, Any] = {"iterations": SEARCH_ITERATIONS, **SEARCH_SETTINGS}
+        values = _settings(spec, name, known, settings)
+        rollout = SEARCH_ROLLOUTS[values.pop("rollout")]
+        return SearchPlayer(seed, rollout=rollout, **values)
     if name == "easy":
-        return EasyPlayer(seed)
+        values = _settings(spec, name, {"mistakes": EASY_MISTAKES}, settings)
+        return EasyPlayer(seed, **values)
     raise ValueError(f"unknown player {spec!r} (known: {_known_names()})")
 
 
@@ -148,23 +175,133 @@ def make_contract_opponent(level: str, seed: int) -> Player:
 
 
 def search_iterations(spec: str) -> int:
-    """The iterations a ``search`` or ``search:N`` spec asks for.
+    """The iterations a ``search`` spec asks for (``search:N`` or ``search:iterations=N``).
 
-    >>> search_iterations("search"), search_iterations(" Search:32 ")
-    (8, 32)
+    >>> search_iterations("search"), search_iterations(" Search:32 "), search_iterations("search:top_k=2")
+    (8, 32, 8)
     >>> search_iterations("search:1s")
     Traceback (most recent call last):
     ...
     ValueError: 'search:1s': the number of iterations must be a whole number from 1 to 100000
     """
-    name = spec.strip().lower()
-    if name == "search":
-        return SEARCH_ITERATIONS
-    count = name.removeprefix("search:").strip()
-    if not count.isascii() or not count.isdigit() or not 1 <= int(count) <= MAX_SEARCH_ITERATIONS:
-        raise ValueError(f"{spec!r}: the number of iterations must be a whole number from 1 to "
-                         f"{MAX_SEARCH_ITERATIONS}")
-    return int(count)
+    name, settings = player_settings(spec)
+    if name != "search":
+        raise ValueError(f"{spec!r} is not the search player")
+    known: dict[str, Any] = {"iterations": SEARCH_ITERATIONS, **SEARCH_SETTINGS}
+    return int(_settings(spec, name, known, settings)["iterations"])
+
+
+# The search player's settings by name (``search:KEY=VALUE``) and their defaults: its iterations
+# (``search:N`` for short) and the knobs of :class:`~shanghai.bots.search.SearchPlayer`.
+SEARCH_SETTINGS: dict[str, Any] = {
+    "rollout": "expert",        # the rollout policy: expert or greedy
+    "rollout_turns": 0,         # turns a rollout plays (0: one turn per seat)
+    "top_k": 3,                 # discards searched besides the policy's own
+    "exploration": 0.7,         # UCB1's exploration constant
+    "tree_depth": 1,            # decisions searched below the root
+    "paired": True,             # the root's candidates on the same determinizations
+    "confidence": 1.0,          # standard errors needed to leave the policy's choice
+    "search_buys": False,       # search buy-or-pass too
+}
+SEARCH_ROLLOUTS: dict[str, PolicyFactory] = {"expert": ExpertPlayer, "greedy": greedy_policy}
+# Settings with a range narrower than "not negative": (lowest, highest).
+_SETTING_RANGES: dict[str, tuple[float, float]] = {
+    "iterations": (1, MAX_SEARCH_ITERATIONS), "top_k": (1, 64), "tree_depth": (1, 64),
+    "mistakes": (0.0, 1.0), "early_turns": (0.0, 1000.0), "rollout_turns": (0, 10_000),
+}
+
+
+def player_settings(spec: str) -> tuple[str, list[tuple[str, str]]]:
+    """A player's name and the settings written after it, in order (``NAME:KEY=VALUE:...``; a bare
+    value after ``search`` is its iterations). Only splits: the values are checked by the player.
+
+    >>> player_settings(" Search:32:Top_K=2 ")
+    ('search', [('iterations', '32'), ('top_k', '2')])
+    >>> player_settings("expert")
+    ('expert', [])
+    """
+    name, *parts = spec.strip().lower().split(":")
+    out: list[tuple[str, str]] = []
+    for i, part in enumerate(parts):
+        key, eq, value = part.partition("=")
+        if not eq:
+            if name == "search" and i == 0:
+                out.append(("iterations", part.strip()))
+                continue
+            raise ValueError(f"{spec!r}: a setting is written KEY=VALUE, not {part.strip()!r}")
+        out.append((key.strip(), value.strip()))
+    return name.strip(), out
+
+
+def _no_settings(spec: str, name: str, settings: Sequence[tuple[str, str]]) -> None:
+    if settings:
+        raise ValueError(f"{spec!r}: {name} has no settings")
+
+
+def _dataclass_settings(spec: str, name: str, base: Any, settings: Sequence[tuple[str, str]]) -> Any:
+    """``base`` (a settings dataclass) with ``settings`` applied."""
+    if not settings:
+        return base
+    known = {f.name: getattr(base, f.name) for f in dataclasses.fields(base)}
+    return dataclasses.replace(base, **_settings(spec, name, known, settings))
+
+
+def _settings(spec: str, name: str, known: dict[str, Any],
+              settings: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """``known`` (each setting's default, whose type the value takes) with ``settings`` read in;
+    a setting that is unknown, given twice, of the wrong kind or out of range is an error that
+    names it."""
+    values = dict(known)
+    seen: set[str] = set()
+    for key, raw in settings:
+        if key not in known:
+            raise ValueError(f"{spec!r}: {name} has no setting {key!r} (known: {', '.join(known)})")
+        if key in seen:
+            raise ValueError(f"{spec!r}: the setting {key!r} is given twice")
+        seen.add(key)
+        values[key] = _value(spec, key, raw, known[key])
+    if "rollout_turns" in values:
+        values["rollout_turns"] = values["rollout_turns"] or None  # 0: one turn per seat
+    return values
+
+
+def _value(spec: str, key: str, raw: str, default: Any) -> Any:
+    """``raw`` read as a value of ``default``'s kind, in the setting's range."""
+    kind: Callable[[str], Any]
+    if key == "iterations":
+        if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_SEARCH_ITERATIONS:
+            raise ValueError(f"{spec!r}: the number of iterations must be a whole number from 1 to "
+                             f"{MAX_SEARCH_ITERATIONS}")
+        return int(raw)
+    if key == "rollout":
+        if raw not in SEARCH_ROLLOUTS:
+            raise ValueError(f"{spec!r}: rollout is one of {', '.join(SEARCH_ROLLOUTS)}, not {raw!r}")
+        return raw
+    if isinstance(default, bool):
+        if raw in ("true", "yes", "1"):
+            return True
+        if raw in ("false", "no", "0"):
+            return False
+        raise ValueError(f"{spec!r}: {key} is true or false, not {raw!r}")
+    if isinstance(default, tuple):
+        try:
+            rounds = tuple(int(x) for x in raw.split("+")) if raw else ()
+        except ValueError:
+            raise ValueError(f"{spec!r}: {key} is round numbers joined by '+' (e.g. 5+7), "
+                             f"not {raw!r}") from None
+        if any(r < 1 for r in rounds):
+            raise ValueError(f"{spec!r}: {key} holds round numbers from 1 on, not {raw!r}")
+        return rounds
+    kind, words = (int, "a whole number") if isinstance(default, int) else (float, "a number")
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise ValueError(f"{spec!r}: {key} is {words}, not {raw!r}") from None
+    low, high = _SETTING_RANGES.get(key, (0, math.inf))
+    if not (math.isfinite(value) and low <= value <= high):
+        bound = f"from {low} to {high}" if math.isfinite(high) else f"at least {low}"
+        raise ValueError(f"{spec!r}: {key} must be {bound}, not {raw!r}")
+    return value
 
 
 def _known_names() -> str:
@@ -181,16 +318,17 @@ def make_manipulation_player(spec: str, seed: int) -> AnyPlayer:
     ``expert`` (level ``expert``); level ``medium`` is the expert holding a card back, measured a
     little weaker than greedy. The search player does not play this game yet: asking for it is an
     error that says so."""
-    name = spec.strip().lower()
-    if name in ("random", "easy"):
-        return ManipulationRandom(seed)
-    if name in ("greedy", "hard"):
-        return ManipulationGreedy(seed)
-    if name == "expert":
-        return ManipulationExpert(seed)
-    if name == "medium":
-        return ManipulationExpert(seed, MANIPULATION_MEDIUM)
-    if name == "search" or name.startswith("search:"):
+    name, settings = player_settings(spec)
+    if name == "search":
         raise ValueError("the search player does not play manipulation rummy yet (use random, greedy "
                          "or expert)")
+    if name in ("random", "easy"):
+        _no_settings(spec, name, settings)
+        return ManipulationRandom(seed)
+    if name in ("greedy", "hard"):
+        _no_settings(spec, name, settings)
+        return ManipulationGreedy(seed)
+    if name in ("expert", "medium"):
+        base = MANIPULATION_MEDIUM if name == "medium" else ManipulationExpertSettings()
+        return ManipulationExpert(seed, _dataclass_settings(spec, name, base, settings))
     raise ValueError(f"unknown player {spec!r} (known: {_known_names()})")

@@ -19,7 +19,7 @@ from shanghai.tournament.report import game_records, summarize, text
 from shanghai.tournament.runner import BACKENDS, TournamentGameError, run_tournament
 
 
-def _seats(args: argparse.Namespace, default_players: int) -> list[str]:
+def _seats(args: argparse.Namespace, default_players: int, rules: AnyRules) -> list[str]:
     if args.seats is None:
         return ["random"] * (args.players if args.players is not None else default_players)
     specs = [s.strip().lower() for s in args.seats.split(",")]
@@ -27,7 +27,7 @@ def _seats(args: argparse.Namespace, default_players: int) -> list[str]:
         raise CliError(f"--seats has an empty name: {args.seats!r}")
     for spec in specs:
         try:
-            make_player(spec, 0)
+            make_player(spec, 0, rules)
         except ValueError as exc:
             raise CliError(f"--seats: {exc}") from exc
     if args.players is not None and args.players != len(specs):
@@ -131,7 +131,7 @@ def run_tournament_command(args: argparse.Namespace, stdout: TextIO | None = Non
             os.path.abspath(args.out) == os.path.abspath(args.games_out):
         raise CliError(f"--out and --games-out name the same file {args.out!r}")
     rules, rounds = _only_rounds(load_rules(args.rules, args.option), args.rounds)
-    specs = _seats(args, min(max(4, rules.min_players), rules.max_players))
+    specs = _seats(args, min(max(4, rules.min_players), rules.max_players), rules)
     players = len(specs)
     try:
         rules.pack_for(players)
@@ -182,7 +182,9 @@ def add_tournament_parser(sub: Any, common: Any) -> None:
     p.add_argument("--seats", metavar="NAMES",
                    help=f"comma-separated player per entrant, e.g. random,greedy,greedy "
                         f"(known: {', '.join(KNOWN_PLAYERS)}; search:N searches N iterations a decision "
-                        f"instead of {SEARCH_ITERATIONS}; default: random in every seat)")
+                        f"instead of {SEARCH_ITERATIONS}; settings follow a name as :KEY=VALUE, e.g. "
+                        f"expert:buy_missing=5 or search:32:top_k=2:rollout=greedy, each spelling its own "
+                        f"entrant; default: random in every seat)")
     p.add_argument("--games", "-g", type=int, default=None, metavar="G",
                    help="games in all (default: one deal, i.e. N games)")
     p.add_argument("--seed", "-s", type=int, default=0, metavar="S",

@@ -87,13 +87,15 @@ def check_level(raw: object, rules: AnyRules | None = None) -> str:
     if not isinstance(raw, str) or not raw.strip() or len(raw) > 32:
         raise ProtocolError("a computer player's level is a name such as 'greedy'", "bad-level")
     level = raw.strip().lower()
+    if level not in known_levels():
+        # only the named players: a name with settings (search:100000, lookahead=true) could make
+        # one table's computer player think for minutes a move on a server others share
+        raise ProtocolError(f"unknown computer player {raw!r} (known: {', '.join(known_levels())})",
+                            "bad-level")
     try:
         make_opponent(level, 0, rules)
-    except (ValueError, ImportError) as exc:
-        if level in known_levels():  # a known player that does not play this game
-            raise ProtocolError(str(exc), "bad-level") from exc
-        raise ProtocolError(f"unknown computer player {raw!r} (known: {', '.join(known_levels())})",
-                            "bad-level") from exc
+    except (ValueError, ImportError) as exc:  # a known player that does not play this game
+        raise ProtocolError(str(exc), "bad-level") from exc
     return level
 
 

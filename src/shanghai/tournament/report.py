@@ -151,7 +151,8 @@ def text(summary: dict[str, Any], seconds: float | None = None) -> str:
         lines.append(f"seconds:  {seconds:.2f}")
     lines.append("scores are penalty points: lower is better; 95% intervals (means: over deals)")
     lines.append("")
-    header = (f"{'player':<10} {'games':>6} {'wins':>8} {'win rate [95% CI]':>24} "
+    width = max([10, *(len(p["seat_spec"]) for p in summary["players"])])  # names with settings run long
+    header = (f"{'player':<{width}} {'games':>6} {'wins':>8} {'win rate [95% CI]':>24} "
               f"{'mean score [95% CI]':>28} {'pts/round [95% CI]':>26} "
               f"{'went out' if summary.get('game') == 'manipulation' else 'contract':>9} {'buys/rd':>8} "
               f"{'slams':>6}")
@@ -161,7 +162,7 @@ def text(summary: dict[str, Any], seconds: float | None = None) -> str:
         score = f"{p['mean_score']:.1f} {_fmt_ci(p['mean_score_ci'])}"
         ppr = f"{p['points_per_round']:.1f} {_fmt_ci(p['points_per_round_ci'])}"
         rate = p.get("contract_rate", p.get("out_rate", 0.0))
-        lines.append(f"{p['seat_spec']:<10} {p['games']:>6} {p['wins']:>8.2f} {win:>24} {score:>28} "
+        lines.append(f"{p['seat_spec']:<{width}} {p['games']:>6} {p['wins']:>8.2f} {win:>24} {score:>28} "
                      f"{ppr:>26} {rate:>9.3f} {p['buys_per_round']:>8.3f} {p['slams']:>6}")
     if summary["pairs"]:
         lines.append("")
