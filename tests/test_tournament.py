@@ -254,8 +254,8 @@ def test_settings_in_the_seat_name_reach_the_player() -> None:
 
 
 def test_search_settings_default_to_the_search_players_own() -> None:
-    # SEARCH_SETTINGS repeats SearchPlayer's defaults (rollout_turns 0 = None, rollout by name):
-    # "search:8" must be the search player itself
+    # SEARCH_SETTINGS repeats SearchPlayer's defaults (rollout_turns 0 = None, rollout by name,
+    # the tournament's 8 iterations): "search:8" must be the search player itself
     defaults = {k: v.default for k, v in inspect.signature(SearchPlayer.__init__).parameters.items()
                 if v.default is not inspect.Parameter.empty}
     for key, value in SEARCH_SETTINGS.items():
@@ -263,6 +263,8 @@ def test_search_settings_default_to_the_search_players_own() -> None:
             assert SEARCH_ROLLOUTS[value] is ExpertPlayer  # the strongest player's rollouts
         elif key == "rollout_turns":
             assert value == 0 and defaults[key] is None
+        elif key == "iterations":
+            assert value == 8 and defaults[key] is None  # the player's own default is its time budget
         else:
             assert defaults[key] == value, key
 

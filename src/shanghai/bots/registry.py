@@ -143,10 +143,10 @@ def make_contract_player(spec: str, seed: int) -> Player:
     if name == "search":
         if not settings:
             return strongest_player(seed)
-        known: dict[str, Any] = {"iterations": SEARCH_ITERATIONS, **SEARCH_SETTINGS}
-        values = _settings(spec, name, known, settings)
+        values = _settings(spec, name, SEARCH_SETTINGS, settings)
         rollout = SEARCH_ROLLOUTS[values.pop("rollout")]
-        return SearchPlayer(seed, rollout=rollout, **values)
+        turns = values.pop("rollout_turns") or None  # 0: one turn per seat
+        return SearchPlayer(seed, rollout=rollout, rollout_turns=turns, **values)
     if name == "easy":
         values = _settings(spec, name, {"mistakes": EASY_MISTAKES}, settings)
         return EasyPlayer(seed, **values)
@@ -187,13 +187,13 @@ def search_iterations(spec: str) -> int:
     name, settings = player_settings(spec)
     if name != "search":
         raise ValueError(f"{spec!r} is not the search player")
-    known: dict[str, Any] = {"iterations": SEARCH_ITERATIONS, **SEARCH_SETTINGS}
-    return int(_settings(spec, name, known, settings)["iterations"])
+    return int(_settings(spec, name, SEARCH_SETTINGS, settings)["iterations"])
 
 
 # The search player's settings by name (``search:KEY=VALUE``) and their defaults: its iterations
 # (``search:N`` for short) and the knobs of :class:`~shanghai.bots.search.SearchPlayer`.
 SEARCH_SETTINGS: dict[str, Any] = {
+    "iterations": SEARCH_ITERATIONS,
     "rollout": "expert",        # the rollout policy: expert or greedy
     "rollout_turns": 0,         # turns a rollout plays (0: one turn per seat)
     "top_k": 3,                 # discards searched besides the policy's own
@@ -260,8 +260,6 @@ def _settings(spec: str, name: str, known: dict[str, Any],
             raise ValueError(f"{spec!r}: the setting {key!r} is given twice")
         seen.add(key)
         values[key] = _value(spec, key, raw, known[key])
-    if "rollout_turns" in values:
-        values["rollout_turns"] = values["rollout_turns"] or None  # 0: one turn per seat
     return values
 
 
