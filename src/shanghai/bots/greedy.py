@@ -243,8 +243,11 @@ class GreedyPlayer:
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, points_first: bool = False) -> None:
         self.rng = random.Random(seed)
+        # among discards that cost the same progress: shed the most points before keeping partners
+        # (the expert's rule in the rounds it plays by greedy's; greedy itself keeps partners first)
+        self.points_first = points_first
 
     # -- what the view says about the rules (the rules in force, house rules included) -----------
     def _points(self, view: PlayerView, card: int) -> int:
@@ -383,14 +386,18 @@ class GreedyPlayer:
     def _discard_key(self, view: PlayerView, hand: list[Card],
                      wilds: frozenset[int]) -> Callable[[Card], tuple[int, bool, int, int]]:
         """Greedy's order for a discard from ``hand`` before going down, best first: the least
-        progress lost, not a wild, the fewest partners, the most points."""
+        progress lost, not a wild, the fewest partners, the most points (with ``points_first``:
+        the most points, then the fewest partners)."""
         base = self._progress(view, hand)
+        points_first = self.points_first
 
         def key(c: Card) -> tuple[int, bool, int, int]:
             rest = list(hand)
             rest.remove(c)
-            return (base - self._progress(view, rest), c in wilds, connections(c, hand, wilds),
-                    -self._points(view, c))
+            partners, points = connections(c, hand, wilds), -self._points(view, c)
+            if points_first:
+                return (base - self._progress(view, rest), c in wilds, points, partners)
+            return (base - self._progress(view, rest), c in wilds, partners, points)
         return key
 
 
