@@ -196,7 +196,8 @@ def test_sheds_points_before_keeping_partners_in_greedys_rounds() -> None:
     hand = "3H 4H 5H 6H 10S JS QS 8C 9C 10C QD 2D"
     v = _view("isra", 7, Phase.PLAY, hand, _discards(hand))
     assert GreedyPlayer(1).choose(v) == Discard(0, card("2D"))
-    assert ExpertPlayer(1, RULE_BASED).choose(v) == Discard(0, card("QD"))
+    assert ExpertPlayer(1, RULE_BASED).decide(v) == (
+        Discard(0, card("QD")), "discard QD: it helps your contract least, and of those it holds the most points (10)")
     assert ExpertPlayer(1, dataclasses.replace(RULE_BASED, points_first=False)).choose(v) == Discard(0, card("2D"))
     # SET RUN RUN (its discards by greedy's plain count too): the same choice
     hand6 = "3H 4H 5H 6H 10S JS QS 8C 8D 8S QD 2D"

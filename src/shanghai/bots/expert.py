@@ -337,6 +337,9 @@ class ExpertPlayer:
             return self._lookahead.decide(view)
         if self._by_greedy(view):
             a = self._greedy.choose(view)
+            if isinstance(a, Discard) and self.settings.points_first and not view.down[view.seat]:
+                return a, (f"discard {card_text(a.card)}: it helps your contract least, and of those "
+                           f"it holds the most points ({view.rules.points(a.card)})")
             return a, greedy_reason(a)
         t = _Turn(view, self.settings)
         if view.phase == Phase.BUY:

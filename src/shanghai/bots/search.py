@@ -48,7 +48,22 @@ behind the leader, or ahead: 1,404 states; the same deals and seeds with each ev
 quarter win chance and three quarters points won 577.3 of them against 563.5 (+1.0 percentage
 point, 95% interval ±1.7) with the same points (-0.5 ± 2.7 a round); half and half with a spread
 of 80 points, +0.3 ± 1.8; win chance alone (300 states of any standing) +2.3 ± 3.9 but 15.2 ±
-9.0 points a round worse. No version moved the win rate measurably.
+9.0 points a round worse. No version moved the win rate measurably. Screened again on 1,920
+replays of the last round from expert games (seeds 960001-960480, every seat in turn the searching
+one): half win chance and half points +0.4 ± 1.1 percentage points of wins, win chance alone -0.1
+± 1.4 and 17.9 ± 3.0 points a round worse.
+
+Where its gain came from (single-round RUN RUN RUN games against three experts, 200 deals, seed
+940001, before the expert's points-first rule): searching everything -9.3 ± 3.9 points a round,
+only the take-or-draw choice -1.2 ± 3.9, only the turn's play (discard, go down or hold) -8.7 ±
+3.9. Logged, its changes there were nearly all discards of equal contract progress with more points
+(9.4 on average instead of 6.4): the expert now makes them itself (``ExpertSettings.points_first``),
+and against that expert the same search gains -2.1 ± 3.4 (200 deals, seed 1010001). Also screened
+there, no better: 32 iterations instead of 8 (-6.7 ± 5.6 against -10.7 ± 6.1 on the same 100
+deals), and an evaluation fitted anew on 275,000 (state, seat) samples of expert games, by
+round, with the opponents' hand sizes (within-round R^2 0.18 to 0.30 instead of -0.03 to 0.20):
+-10.6 ± 5.4 against -10.7 ± 6.1, and in SET RUN RUN (100 other deals) -3.4 ± 7.9 points a round
+against the search as it is.
 
 Budget: ``iterations`` (deterministic: the same seed and view give the same action; tournaments
 use this; with ``paired`` it is rounded up to whole batches of the root's candidates) or, when
