@@ -206,9 +206,10 @@ SEARCH_SETTINGS: dict[str, Any] = {
     "search_buys": False,       # search buy-or-pass too
 }
 SEARCH_ROLLOUTS: dict[str, PolicyFactory] = {"expert": ExpertPlayer, "greedy": greedy_policy}
-# Settings with a range narrower than "not negative": (lowest, highest).
+# Settings with a range narrower than "not negative": (lowest, highest); the iterations are
+# checked on their own, with the message ``search:N`` has always given.
 _SETTING_RANGES: dict[str, tuple[float, float]] = {
-    "iterations": (1, MAX_SEARCH_ITERATIONS), "top_k": (1, 64), "tree_depth": (1, 64),
+    "top_k": (1, 64), "tree_depth": (1, 64),
     "mistakes": (0.0, 1.0), "early_turns": (0.0, 1000.0), "rollout_turns": (0, 10_000),
 }
 
