@@ -166,18 +166,43 @@ def test_does_not_discard_a_card_that_plays_on_the_table() -> None:
 
 
 def test_suicide_buy_late_but_not_an_early_useless_card() -> None:
-    # SET SET RUN, 1 card short; the discard (4S) helps nothing
+    # 000, SET SET RUN: "SUICIDE BUY only when the other players on the bed are down to one or two
+    # cards". The hand is 1 card short; the discard (4S) helps nothing.
     hand = "7S 7H 7D 9S 9H 9D 5C 6C 8C KD QH"
     legal: list[Action] = [Buy(0), Pass(0)]
     early = _view("isra", 5, Phase.BUY, hand, legal, discard_top=card("4S"), discard_live=True,
                   turn=3, to_act=(0,))
     assert ExpertPlayer(1, RULE_BASED).choose(early) == Pass(0)
-    late = dataclasses.replace(early, down=(False, True, True, False), hand_counts=(11, 1, 4, 11))
-    # the suicide buy is a setting, off by default (against greedy tables it measured weaker)
-    suicide = ExpertSettings(suicide_cards=1, greedy_shapes=False, lookahead=False)
-    assert ExpertPlayer(1, suicide).choose(late) == Buy(0)
-    assert ExpertPlayer(1, suicide).choose(early) == Pass(0)
-    assert ExpertPlayer(1, RULE_BASED).choose(late) == Pass(0)
+    late = dataclasses.replace(early, down=(False, True, True, False), hand_counts=(11, 2, 4, 11))
+    action, reason = ExpertPlayer(1, RULE_BASED).decide(late)
+    assert action == Buy(0) and reason.startswith("buy 4S: suicide buy"), reason
+    # by greedy's rules alone (which SET SET RUN otherwise follows) it would pass
+    assert GreedyPlayer(1).choose(late) == Pass(0)
+    assert ExpertPlayer(1, dataclasses.replace(RULE_BASED, suicide_cards=0)).choose(late) == Pass(0)
+    assert ExpertPlayer(1, dataclasses.replace(RULE_BASED, suicide_greedy=False)).choose(late) == Pass(0)
+    # the player down holds 3 cards: not yet
+    three = dataclasses.replace(late, hand_counts=(11, 3, 4, 11))
+    assert ExpertPlayer(1, RULE_BASED).choose(three) == Pass(0)
+    # no suicide buy of a costly card that helps nothing (an ace, 20 points)
+    ace = dataclasses.replace(late, discard_top=card("AS"))
+    assert ExpertPlayer(1, RULE_BASED).choose(ace) == Pass(0)
+
+
+def test_suicide_buys_only_where_sets_are_missing() -> None:
+    # Measured (single-round games, the expert's docstring): suicide buys gain in SET SET, SET SET
+    # SET, SET SET RUN and SET RUN RUN, lose in SET RUN and RUN RUN, are even in RUN RUN RUN; a
+    # set is completed by any of a rank's many copies, a run by one card
+    late = dict(down=(False, True, False, False), hand_counts=(11, 1, 11, 11), discard_live=True,
+                turn=3, to_act=(0,))
+    legal: list[Action] = [Buy(0), Pass(0)]
+    # SET SET SET, two short (7s and 9s complete, the queens want one more)
+    sets = _view("isra", 4, Phase.BUY, "7S 7H 7D 9S 9H 9D QH QD 5C 2S KD", legal,
+                 discard_top=card("4S"), **late)
+    assert ExpertPlayer(1, RULE_BASED).choose(sets) == Buy(0)
+    # RUN RUN, one short: no suicide buy of a card that helps nothing
+    runs = _view("isra", 3, Phase.BUY, "3H 4H 5H 6H 8C 9C 10C KD QS 2S 7D", legal,
+                 discard_top=card("4S"), **late)
+    assert ExpertPlayer(1, RULE_BASED).choose(runs) == Pass(0)
 
 
 def test_plays_greedy_rounds_by_greedy() -> None:

@@ -53,7 +53,8 @@ The rules (the default; level ``hard``; the search player's rollouts):
   fresh deals, seed 990001): RUN RUN RUN -5.2 ± 3.3 and -8.5 ± 3.1 points a round, SET RUN RUN
   -4.8 ± 3.0, SET SET RUN -1.0 ± 2.3. Weighing a partner as 3 points instead (-7.9 ± 3.2) or
   8 points (-3.5 ± 2.5) measured no better. Whole games against three greedy players: see the
-  README (29.3% wins and -19.7 points a game over 4,000 games, 26.7% and -4.4 before).
+  README (29.3% wins and -19.7 points a game over 4,000 games, 26.7% and -4.4 before; 29.1%
+  and -21.2 on other deals with the suicide buy below).
 * Measured round by round: single-round isra games, one expert against three greedy players,
   each deal played four times with the expert in every seat; the expert's points minus the
   others' mean, a round, 95% intervals (negative: better than greedy). SET SET -1.2 ± 0.6, SET
@@ -71,9 +72,20 @@ The rules (the default; level ``hard``; the search player's rollouts):
 * Buying: judged on the plain count of cards toward the contract (as greedy counts them; the
   outs-aware count made it buy too often): a card that adds to the hand and leaves it at most
   ``buy_missing`` (3) cards short; never a card that helps nothing, never once down, never in
-  "Quiet 55". The late "suicide buy": when an opponent who is down holds a single card and the
-  hand is at most two cards short, it buys a low card for the penalty cards; a setting
-  (``suicide_cards``), off by default: against greedy tables it measured weaker. The document's
+  "Quiet 55". The late "suicide buy" (000: "SUICIDE BUY only when the other players on the bed
+  are down to one or two cards"): when an opponent who is down holds at most two cards
+  (``suicide_cards``) and the hand is at most two cards short (``suicide_missing``), it buys the
+  discard if it helps or costs at most 10 points, for the penalty cards; only in contracts of two
+  or more sets or of a set and the whole hand (isra's SET SET, SET SET SET, SET SET RUN, SET RUN
+  RUN: a set takes any of a rank's many copies, a run one card), there also where it otherwise
+  buys by greedy's rule (``suicide_greedy``). Single-round games against three experts without
+  it (300 deals, seed 1040001): SET SET SET -4.3 ± 1.9 points a round; one expert without it
+  against three with it (fresh deals, seed 1070001), with minus without: SET SET +0.1, SET SET
+  SET -1.5 ± 2.0, SET SET RUN -2.2 ± 1.8, SET RUN RUN +0.6 ± 2.1; screened against greedy tables
+  it lost in SET RUN and RUN RUN (+1 to +3) and was even in RUN RUN RUN. Whole games against
+  three greedy players, the same 1,000 deals (seed 1100001): -21.2 points a game with it, -18.2
+  without. (Before 2026-12-01 it was off, for a single card left in any round: an older
+  measurement against greedy tables had found it weaker.) The document's
   "premature buyalation" rules (``early_turns``: early, only a buy that completes a meld;
   ``run_rule``: in run rounds only a buy that makes a run) are settings, off by default: against
   greedy tables they measured weaker. Buying often pays in isra, but only progress buys do
@@ -141,7 +153,8 @@ class ExpertSettings:
 
     buy_missing: int = 3          # an ordinary buy must leave at most this many cards missing
     early_turns: float = 0.0      # "early" = fewer discards than this many times the players
-    suicide_cards: int = 0        # suicide buy when a player who is down holds at most this many
+    suicide_cards: int = 2        # suicide buy when a player who is down holds at most this many
+                                  # cards (0: never; only in contracts of 2+ sets or set + whole hand)
     suicide_missing: int = 2      # ... and the hand is at most this many cards short
     feed_weight: float = 1.0      # how much not feeding the next player matters
     mistakes: float = 0.0         # chance of a plain random discard (for gentle levels)
@@ -159,6 +172,7 @@ class ExpertSettings:
                                   # shed points before keeping partners (rounds 6-7: measured better)
     greedy_buy: bool = False      # buy by greedy's rule (no suicide buys)
     greedy_down: bool = False     # once down, draw and discard by greedy's rule
+    suicide_greedy: bool = True   # ... also in the rounds played by greedy's rules
     lookahead: bool = False       # play by the lookahead player (sampled draws, exact contract
                                   # checks) except in "Quiet 55": measured no stronger, far slower
 
@@ -336,6 +350,12 @@ class ExpertPlayer:
             return self._cut(view)
         if self.settings.lookahead and not _quiet(view):
             return self._lookahead.decide(view)
+        if (self.settings.suicide_greedy and not self.settings.greedy_buy
+                and view.phase == Phase.BUY and self._by_greedy(view)):
+            t = _Turn(view, self.settings)
+            hit = self._suicide(t)
+            if hit is not None:
+                return hit
         if self._by_greedy(view):
             a = self._greedy.choose(view)
             if isinstance(a, Discard) and self.settings.points_first and not view.down[view.seat]:
@@ -400,11 +420,9 @@ class ExpertPlayer:
         if missing_now <= 0:
             return passing, f"pass on {name}: your hand already meets the contract"
         gain = after - now
-        # the late "suicide buy": an opponent is about to go out and the hand is close
-        if (t.min_down_cards <= st.suicide_cards and missing_now <= st.suicide_missing
-                and (t.points(card) <= 10 or gain > 0) and v.stock_size > 3):
-            return buy, (f"buy {name}: suicide buy, a player is nearly out and you are "
-                         f"{missing_now} short; the penalty cards are your hope")
+        hit = self._suicide(t)
+        if hit is not None:
+            return hit
         if gain <= 0:
             return passing, f"pass on {name}: it does not help your contract"
         completes = t.evaluate([*hand, card]).complete > t.evaluate(hand).complete
@@ -423,6 +441,26 @@ class ExpertPlayer:
                 return buy, f"buy {name}: completes a {what}"
             return buy, f"buy {name}: leaves you {missing_after} short of going down"
         return passing, f"pass on {name}: you would still be {missing_after} short"
+
+    def _suicide(self, t: _Turn) -> tuple[Action, str] | None:
+        # the late "suicide buy": an opponent is about to go out and the hand is close
+        v = t.v
+        st = self.settings
+        buy = next((a for a in v.legal if isinstance(a, Buy)), None)
+        card = v.discard_top
+        if buy is None or card is None or t.me_down or t.quiet or v.buys_used[t.seat] >= v.buy_limit:
+            return None
+        if not _suicide_shape(v):
+            return None
+        hand = list(v.hand)
+        now = contract_progress(hand, t.sets, t.runs, t.wilds)
+        gain = contract_progress([*hand, card], t.sets, t.runs, t.wilds) - now
+        missing_now = t.size - now
+        if (0 < missing_now <= st.suicide_missing and t.min_down_cards <= st.suicide_cards
+                and (t.points(card) <= 10 or gain > 0) and v.stock_size > 3):
+            return buy, (f"buy {card_text(card)}: suicide buy, a player is nearly out and you are "
+                         f"{missing_now} short; the penalty cards are your hope")
+        return None
 
     def _shanghai(self, t: _Turn) -> tuple[Action, str]:
         v = t.v
@@ -653,6 +691,11 @@ def _greedy_shape(v: PlayerView) -> bool:
     contract = v.rules.contract(v.round_number)
     return ((len(contract.sets) >= 2 and len(contract.runs) == 1)
             or contract.min_cards > v.rules.hand_size)
+
+
+def _suicide_shape(v: PlayerView) -> bool:
+    contract = v.rules.contract(v.round_number)
+    return len(contract.sets) >= 2 or (bool(contract.sets) and contract.min_cards >= v.rules.hand_size)
 
 
 def _quiet(v: PlayerView) -> bool:
