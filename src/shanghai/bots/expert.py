@@ -694,6 +694,9 @@ def _greedy_shape(v: PlayerView) -> bool:
 
 
 def _suicide_shape(v: PlayerView) -> bool:
+    """Does this contract take the suicide buy? Two or more sets, or a set and the whole hand (isra's
+    SET SET, SET SET SET, SET SET RUN, SET RUN RUN): measured better there, worse in SET RUN and
+    RUN RUN, even in RUN RUN RUN (see the module docstring)."""
     contract = v.rules.contract(v.round_number)
     return len(contract.sets) >= 2 or (bool(contract.sets) and contract.min_cards >= v.rules.hand_size)
 
