@@ -196,8 +196,7 @@ class _Turn:
         self.seat = seat
         self.me_down = v.down[seat]
         self.next_seat = (seat + 1) % v.players
-        others = [s for s in range(v.players) if s != seat]
-        down_counts = [v.hand_counts[s] for s in others if v.down[s]]
+        down_counts = _down_counts(v)
         self.others_down = len(down_counts)
         self.min_down_cards = min(down_counts) if down_counts else 99
         self.discards_so_far = sum(1 for a in v.history if isinstance(a, Discard))
@@ -352,8 +351,7 @@ class ExpertPlayer:
             return self._lookahead.decide(view)
         if (self.settings.suicide_greedy and not self.settings.greedy_buy
                 and view.phase == Phase.BUY and self._by_greedy(view)):
-            t = _Turn(view, self.settings)
-            hit = self._suicide(t)
+            hit = self._suicide_in_greedys_round(view)
             if hit is not None:
                 return hit
         if self._by_greedy(view):
@@ -420,9 +418,8 @@ class ExpertPlayer:
         if missing_now <= 0:
             return passing, f"pass on {name}: your hand already meets the contract"
         gain = after - now
-        hit = self._suicide(t)
-        if hit is not None:
-            return hit
+        if self._suicide_buy(v, card, missing_now, gain, t.min_down_cards):
+            return buy, _suicide_reason(card, missing_now)
         if gain <= 0:
             return passing, f"pass on {name}: it does not help your contract"
         completes = t.evaluate([*hand, card]).complete > t.evaluate(hand).complete
@@ -442,24 +439,34 @@ class ExpertPlayer:
             return buy, f"buy {name}: leaves you {missing_after} short of going down"
         return passing, f"pass on {name}: you would still be {missing_after} short"
 
-    def _suicide(self, t: _Turn) -> tuple[Action, str] | None:
-        # the late "suicide buy": an opponent is about to go out and the hand is close
-        v = t.v
+    def _suicide_buy(self, v: PlayerView, card: Card, missing: int, gain: int,
+                     min_down_cards: int) -> bool:
+        """The late "suicide buy": an opponent down is nearly out and the hand is close, so buy
+        for the penalty cards (``missing`` and ``gain``: greedy's plain count)."""
         st = self.settings
+        return (0 < missing <= st.suicide_missing and min_down_cards <= st.suicide_cards
+                and _suicide_shape(v) and (v.rules.points(card) <= 10 or gain > 0)
+                and v.stock_size > 3)
+
+    def _suicide_in_greedys_round(self, v: PlayerView) -> tuple[Action, str] | None:
+        """The suicide buy where the buy is otherwise greedy's (never in "Quiet 55": those buys
+        are not greedy's, see ``_by_greedy``)."""
         buy = next((a for a in v.legal if isinstance(a, Buy)), None)
         card = v.discard_top
-        if buy is None or card is None or t.me_down or t.quiet or v.buys_used[t.seat] >= v.buy_limit:
+        seat = v.seat if v.seat is not None else 0
+        if buy is None or card is None or v.down[seat] or v.buys_used[seat] >= v.buy_limit:
             return None
-        if not _suicide_shape(v):
-            return None
+        down_counts = _down_counts(v)
+        if not down_counts or min(down_counts) > self.settings.suicide_cards:
+            return None  # the usual case, decided before counting the hand
+        contract = v.rules.contract(v.round_number)
+        wilds = v.rules.wild_cards()
         hand = list(v.hand)
-        now = contract_progress(hand, t.sets, t.runs, t.wilds)
-        gain = contract_progress([*hand, card], t.sets, t.runs, t.wilds) - now
-        missing_now = t.size - now
-        if (0 < missing_now <= st.suicide_missing and t.min_down_cards <= st.suicide_cards
-                and (t.points(card) <= 10 or gain > 0) and v.stock_size > 3):
-            return buy, (f"buy {card_text(card)}: suicide buy, a player is nearly out and you are "
-                         f"{missing_now} short; the penalty cards are your hope")
+        now = contract_progress(hand, contract.sets, contract.runs, wilds)
+        gain = contract_progress([*hand, card], contract.sets, contract.runs, wilds) - now
+        missing = contract.min_cards - now
+        if self._suicide_buy(v, card, missing, gain, min(down_counts)):
+            return buy, _suicide_reason(card, missing)
         return None
 
     def _shanghai(self, t: _Turn) -> tuple[Action, str]:
@@ -691,6 +698,17 @@ def _greedy_shape(v: PlayerView) -> bool:
     contract = v.rules.contract(v.round_number)
     return ((len(contract.sets) >= 2 and len(contract.runs) == 1)
             or contract.min_cards > v.rules.hand_size)
+
+
+def _down_counts(v: PlayerView) -> list[int]:
+    """The hand sizes of the opponents who are down."""
+    seat = v.seat if v.seat is not None else 0
+    return [v.hand_counts[s] for s in range(v.players) if s != seat and v.down[s]]
+
+
+def _suicide_reason(card: Card, missing: int) -> str:
+    return (f"buy {card_text(card)}: suicide buy, a player is nearly out and you are {missing} "
+            f"short; the penalty cards are your hope")
 
 
 def _suicide_shape(v: PlayerView) -> bool:
