@@ -205,6 +205,35 @@ def test_suicide_buys_only_where_sets_are_missing() -> None:
     assert ExpertPlayer(1, RULE_BASED).choose(runs) == Pass(0)
 
 
+def test_takes_the_discard_that_puts_the_whole_hand_down_and_out() -> None:
+    # 000, SET RUN RUN: "you may have completed SET RUN RUN in your hand, but not be able to go
+    # down if you still only have 11 cards" (isra: "the last card may not be discarded"). Greedy's
+    # count stops at the contract, so it draws; the expert takes a 12th card that plays on the
+    # hand's own melds and goes down and out in one turn
+    hand = "7S 7H 7D 3H 4H 5H 6H 8C 9C 10C JC"
+    take: list[Action] = [TakeDiscard(0), DrawStock(0)]
+    fits = _view("isra", 6, Phase.DRAW, hand, take, discard_top=card("7C"), discard_live=True)
+    assert ExpertPlayer(1, RULE_BASED).decide(fits) == (
+        TakeDiscard(0), "take 7C: with it your whole hand goes down and out")
+    assert GreedyPlayer(1).choose(fits) == DrawStock(0)
+    nowhere = _view("isra", 6, Phase.DRAW, hand, take, discard_top=card("KD"), discard_live=True)
+    assert ExpertPlayer(1, RULE_BASED).choose(nowhere) == DrawStock(0)
+    # also in the rounds played by greedy's rules: SET SET RUN met with a spare 8C, and 7C
+    # joins the run to 3C-8C
+    hand5 = "7S 7H 7D 9S 9H 9D 3C 4C 5C 6C 8C"
+    five = _view("isra", 5, Phase.DRAW, hand5, take, discard_top=card("7C"), discard_live=True)
+    assert GreedyPlayer(1).choose(five) == DrawStock(0)
+    assert ExpertPlayer(1, RULE_BASED).choose(five) == TakeDiscard(0)
+    # may-i lets a player go out either way; contract-10 only by discarding the last card, so
+    # there melding every card is no way out
+    may_i = _view("may-i", 6, Phase.DRAW, hand, take, discard_top=card("7C"), discard_live=True)
+    assert ExpertPlayer(1, RULE_BASED).choose(may_i) == TakeDiscard(0)
+    sevens_nines = "7S 7S 7H 7H 7D 7C 9S 9S 9H 9D 9C"
+    c10 = _view("contract-10", 1, Phase.DRAW, sevens_nines, take, discard_top=card("9H"),
+                discard_live=True)
+    assert "goes down and out" not in ExpertPlayer(1, RULE_BASED).decide(c10)[1]
+
+
 def test_plays_greedy_rounds_by_greedy() -> None:
     # SET SET RUN mixes sets with one run: there the expert decides as greedy does
     hand = "7S 7H 9S 9H 9D 5C 6C 8C KD QH 3S"

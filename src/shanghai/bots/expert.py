@@ -54,7 +54,8 @@ The rules (the default; level ``hard``; the search player's rollouts):
   -4.8 ± 3.0, SET SET RUN -1.0 ± 2.3. Weighing a partner as 3 points instead (-7.9 ± 3.2) or
   8 points (-3.5 ± 2.5) measured no better. Whole games against three greedy players: see the
   README (29.3% wins and -19.7 points a game over 4,000 games, 26.7% and -4.4 before; 29.1%
-  and -21.2 on other deals with the suicide buy below).
+  and -21.2 on other deals with the suicide buy below; 29.5% and -22.5 on others again with the
+  go-out take below).
 * Measured round by round: single-round isra games, one expert against three greedy players,
   each deal played four times with the expert in every seat; the expert's points minus the
   others' mean, a round, 95% intervals (negative: better than greedy). SET SET -1.2 ± 0.6, SET
@@ -98,6 +99,21 @@ The rules (the default; level ``hard``; the search player's rollouts):
   engine offers no other). It holds for a slam (going out on the go-down turn) only when the rules
   pay a bonus for it (``contract-10``'s blind out), nobody else is down, it is early, and one more
   card that plays would let the whole hand go at once.
+* Going out at once (``go_out_take``, in every round): it takes a discard with which every card of
+  the hand goes into the contract's melds, and goes down and out that turn. Greedy's count stops
+  at the contract's size, so greedy (and the expert by greedy's rules, before 2026-12-02) drew
+  instead. It matters where the last card may not be discarded and the contract takes the whole
+  hand: in isra's SET RUN RUN 11 cards that hold the contract cannot go down (000: "you may have
+  completed SET RUN RUN in your hand, but not be able to go down if you still only have 11
+  cards"), and RUN RUN RUN needs 12. Against three greedy players, the same 600 fresh deals with
+  the rule and without it (2,400 games each, seeds 1390001 and 1400001), with minus without: SET
+  RUN RUN -0.30 ± 0.26 and RUN RUN RUN -0.79 ± 0.43 points a round (and the greedy players,
+  caught by the slam, score more); whole games, 1,000 fresh deals (seed 1410001): its own score
+  -1.1 ± 0.5 points a game, its lead over greedy 1.7 ± 0.6 larger, 29.5% wins against 29.2%. Screened and not adopted (SET RUN RUN, 600 deals): buying
+  any card with such an 11-card hand, for the penalty cards (+0.49 ± 0.45 against three experts,
+  -0.02 ± 0.25 against greedy: waiting for the 12th card may end the round with a slam), and
+  buying up to 4 or 5 cards short instead of 3 (``tight_buy_missing``: +0.4 ± 1.2 against experts;
+  -1.0 ± 1.3 and -1.0 ± 1.4 against greedy on 300 deals).
 * Once down: lays off everything (naturals first, the costliest first; a freed or held wild on a
   run), replaces wilds when offered, and discards the costliest card that plays nowhere (aces,
   then faces), keeping cards "one away" from a table run and never feeding a player who is down.
@@ -145,6 +161,7 @@ from shanghai.engine.actions import (
 )
 from shanghai.engine.game import Phase
 from shanghai.engine.view import PlayerView
+from shanghai.solver import solve_contract
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +190,7 @@ class ExpertSettings:
     greedy_buy: bool = False      # buy by greedy's rule (no suicide buys)
     greedy_down: bool = False     # once down, draw and discard by greedy's rule
     suicide_greedy: bool = True   # ... also in the rounds played by greedy's rules
+    go_out_take: bool = True      # take a discard with which the whole hand goes down and out
     lookahead: bool = False       # play by the lookahead player (sampled draws, exact contract
                                   # checks) except in "Quiet 55": measured no stronger, far slower
 
@@ -354,6 +372,10 @@ class ExpertPlayer:
             hit = self._suicide_in_greedys_round(view)
             if hit is not None:
                 return hit
+        if view.phase == Phase.DRAW and self.settings.go_out_take:
+            out = _take_to_go_out(view)
+            if out is not None:
+                return out
         if self._by_greedy(view):
             a = self._greedy.choose(view)
             if isinstance(a, Discard) and self.settings.points_first and not view.down[view.seat]:
@@ -717,6 +739,30 @@ def _suicide_shape(v: PlayerView) -> bool:
     RUN RUN, even in RUN RUN RUN (see the module docstring)."""
     contract = v.rules.contract(v.round_number)
     return len(contract.sets) >= 2 or (bool(contract.sets) and contract.min_cards >= v.rules.hand_size)
+
+
+def _take_to_go_out(v: PlayerView) -> tuple[Action, str] | None:
+    """Take the discard when with it the whole hand goes down and out at once (every card in the
+    contract's melds), where the rules let a player go out so. Greedy's count stops at the
+    contract's size, so it would draw instead: in isra's SET RUN RUN a hand of 11 cards that holds
+    the contract cannot go down otherwise (000: "you may have completed SET RUN RUN in your hand,
+    but not be able to go down if you still only have 11 cards"), the last card may not be
+    discarded."""
+    take = next((a for a in v.legal if isinstance(a, TakeDiscard)), None)
+    card = v.discard_top
+    seat = v.seat if v.seat is not None else 0
+    if take is None or card is None or v.down[seat] or v.rules.going_out == "discard-last":
+        return None
+    contract = v.rules.contract(v.round_number)
+    if len(v.hand) + 1 < contract.min_cards:
+        return None
+    hand = [*v.hand, card]
+    if contract_progress(hand, contract.sets, contract.runs, v.rules.wild_cards()) < contract.min_cards:
+        return None  # the quick count first: the solver only for hands that may meet the contract
+    best = solve_contract(hand, contract, v.rules)
+    if best is None or best.leftover:
+        return None
+    return take, f"take {card_text(card)}: with it your whole hand goes down and out"
 
 
 def _quiet(v: PlayerView) -> bool:
