@@ -100,20 +100,20 @@ The rules (the default; level ``hard``; the search player's rollouts):
   pay a bonus for it (``contract-10``'s blind out), nobody else is down, it is early, and one more
   card that plays would let the whole hand go at once.
 * Going out at once (``go_out_take``, in every round): it takes a discard with which every card of
-  the hand goes into the contract's melds, and goes down and out that turn. Greedy's count stops
-  at the contract's size, so greedy (and the expert by greedy's rules, before 2026-12-02) drew
+  the hand goes into the contract's melds, and goes down and out that turn. Greedy's count stops at
+  the contract's size, so greedy (and the expert by greedy's rules, before 2026-12-02) drew
   instead. It matters where the last card may not be discarded and the contract takes the whole
   hand: in isra's SET RUN RUN 11 cards that hold the contract cannot go down (000: "you may have
-  completed SET RUN RUN in your hand, but not be able to go down if you still only have 11
-  cards"), and RUN RUN RUN needs 12. Against three greedy players, the same 600 fresh deals with
-  the rule and without it (2,400 games each, seeds 1390001 and 1400001), with minus without: SET
-  RUN RUN -0.30 ± 0.26 and RUN RUN RUN -0.79 ± 0.43 points a round (and the greedy players,
-  caught by the slam, score more); whole games, 1,000 fresh deals (seed 1410001): its own score
-  -1.1 ± 0.5 points a game, its lead over greedy 1.7 ± 0.6 larger, 29.5% wins against 29.2%. Screened and not adopted (SET RUN RUN, 600 deals): buying
-  any card with such an 11-card hand, for the penalty cards (+0.49 ± 0.45 against three experts,
-  -0.02 ± 0.25 against greedy: waiting for the 12th card may end the round with a slam), and
-  buying up to 4 or 5 cards short instead of 3 (``tight_buy_missing``: +0.4 ± 1.2 against experts;
-  -1.0 ± 1.3 and -1.0 ± 1.4 against greedy on 300 deals).
+  completed SET RUN RUN in your hand, but not be able to go down if you still only have 11 cards"),
+  and RUN RUN RUN needs 12. Against three greedy players, the same 600 fresh deals with the rule
+  and without it (2,400 games each, seeds 1390001 and 1400001), with minus without: SET RUN RUN
+  -0.30 ± 0.26 and RUN RUN RUN -0.79 ± 0.43 points a round (and the greedy players, caught by the
+  slam, score more); whole games, 1,000 fresh deals (seed 1410001): its own score -1.1 ± 0.5 points
+  a game, its lead over greedy 1.7 ± 0.6 larger, 29.5% wins against 29.2%. Screened and not adopted
+  (SET RUN RUN, 600 deals): buying any card with such an 11-card hand, for the penalty cards (+0.49
+  ± 0.45 against three experts, -0.02 ± 0.25 against greedy: waiting for the 12th card may end the
+  round with a slam), and buying up to 4 or 5 cards short instead of 3 (``tight_buy_missing``: +0.4
+  ± 1.2 against experts; -1.0 ± 1.3 and -1.0 ± 1.4 against greedy on 300 deals).
 * Once down: lays off everything (naturals first, the costliest first; a freed or held wild on a
   run), replaces wilds when offered, and discards the costliest card that plays nowhere (aces,
   then faces), keeping cards "one away" from a table run and never feeding a player who is down.
