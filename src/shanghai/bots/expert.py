@@ -756,8 +756,6 @@ def _take_to_go_out(v: PlayerView) -> tuple[Action, str] | None:
     if take is None or card is None or v.down[seat] or v.rules.going_out == "discard-last":
         return None
     contract = v.rules.contract(v.round_number)
-    if len(v.hand) + 1 < contract.min_cards:
-        return None
     hand = [*v.hand, card]
     if contract_progress(hand, contract.sets, contract.runs, v.rules.wild_cards()) < contract.min_cards:
         return None  # the quick count first: the solver only for hands that may meet the contract
