@@ -384,6 +384,44 @@ def test_handicap_example_reads_games_out(capsys: pytest.CaptureFixture[str], tm
     assert "line 1: not a game written by --games-out" in capsys.readouterr().err
 
 
+def test_compare_runs_example_pairs_two_runs_deal_by_deal(capsys: pytest.CaptureFixture[str],
+                                                          tmp_path: Path) -> None:
+    # The README's "with minus without" figures come from examples/compare_runs.py: two runs on the
+    # same deals, one entrant changed, compared deal by deal (a deal's rotations averaged)
+    a, b, other = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "other.jsonl"
+    assert main([*BASE, "--seats", "greedy,random,random", "--games-out", str(a)]) == 0
+    assert main([*BASE, "--seats", "random,random,random", "--games-out", str(b)]) == 0
+    example = _example("compare_runs")
+    runs = [example.load_games(p.read_text().splitlines()) for p in (a, b)]  # type: ignore[attr-defined]
+    rows = dict(example.compare(*runs))  # type: ignore[attr-defined]
+    per_deal: dict[str, dict[int, list[float]]] = {"a": {}, "b": {}}
+    for name, path in (("a", a), ("b", b)):
+        for line in path.read_text().splitlines():
+            game = json.loads(line)
+            me = next(s for s in game["seats"] if s["entrant"] == 0)
+            others = [s["score"] for s in game["seats"] if s["entrant"] != 0]
+            per_deal[name].setdefault(game["deal"], []).append(me["score"] - sum(others) / len(others))
+    diffs = [sum(per_deal["a"][d]) / 3 - sum(per_deal["b"][d]) / 3 for d in per_deal["a"]]
+    assert rows["lead"].n == 2 and rows["lead"].mean == pytest.approx(sum(diffs) / 2)
+    assert rows["lead"].mean < -100  # greedy leads random players by hundreds of points
+    assert {"score", "win share", "round 1 points", "round 3 lead"} <= rows.keys()
+    same = dict(example.compare(runs[0], runs[0]))  # type: ignore[attr-defined]
+    assert all(d.mean == 0 and d.ci == (0, 0) for d in same.values())
+    capsys.readouterr()
+    assert example.main([str(a), str(b), "--entrant", "1"]) == 0  # type: ignore[attr-defined]
+    assert "entrant 1, A minus B, per deal (2 deals)" in capsys.readouterr().out
+    # other deals (another seed) are refused, naming the first game that differs
+    assert main([*BASE[:-1], "4", "--games-out", str(other)]) == 0
+    capsys.readouterr()
+    assert example.main([str(a), str(other)]) == 2  # type: ignore[attr-defined]
+    assert "deal 0 rotation 0 was dealt from seed 3 in A and 4 in B" in capsys.readouterr().err
+    assert example.main([str(a), str(b), "--entrant", "5"]) == 2  # type: ignore[attr-defined]
+    assert "no entrant 5 among 3 seats" in capsys.readouterr().err
+    a.write_text(a.read_text() + '{"deal": 0}\n')
+    assert example.main([str(a), str(b)]) == 2  # type: ignore[attr-defined]
+    assert "line 7: not a game written by --games-out" in capsys.readouterr().err
+
+
 def test_clairvoyant_example_without_a_peek_plays_the_tournaments_games(
         capsys: pytest.CaptureFixture[str]) -> None:
     # The README's bound on the 40% goal comes from examples/clairvoyant.py: with nothing to peek
