@@ -190,7 +190,7 @@ def test_suicide_buy_late_but_not_an_early_useless_card() -> None:
 
 def test_suicide_buys_only_where_sets_are_missing() -> None:
     # Measured (single-round games, the expert's docstring): suicide buys gain in SET SET, SET SET
-    # SET, SET SET RUN and SET RUN RUN, lose in SET RUN and RUN RUN, are even in RUN RUN RUN; a
+    # SET and SET SET RUN, lose in SET RUN, RUN RUN and SET RUN RUN, are even in RUN RUN RUN; a
     # set is completed by any of a rank's many copies, a run by one card
     late = dict(down=(False, True, False, False), hand_counts=(11, 1, 11, 11), discard_live=True,
                 turn=3, to_act=(0,))
@@ -203,6 +203,16 @@ def test_suicide_buys_only_where_sets_are_missing() -> None:
     runs = _view("isra", 3, Phase.BUY, "3H 4H 5H 6H 8C 9C 10C KD QS 2S 7D", legal,
                  discard_top=card("4S"), **late)
     assert ExpertPlayer(1, RULE_BASED).choose(runs) == Pass(0)
+    # SET RUN RUN takes the whole hand (11 cards of 11): one short, the hand may still go down and
+    # out at once with the card it needs, which two penalty cards rule out; it passes
+    whole = _view("isra", 6, Phase.BUY, "7S 7H 7D 3H 4H 5H 6H 8C 9C 10C KD", legal,
+                  discard_top=card("4S"), **late)
+    action, reason = ExpertPlayer(1, RULE_BASED).decide(whole)
+    assert action == Pass(0), reason
+    # ... where SET SET RUN, with a card to spare, buys for the penalty cards
+    spare = _view("isra", 5, Phase.BUY, "7S 7H 7D 9S 9H 3H 4H 5H 6H KD QC", legal,
+                  discard_top=card("4S"), **late)
+    assert ExpertPlayer(1, RULE_BASED).choose(spare) == Buy(0)
 
 
 def test_takes_the_discard_that_puts_the_whole_hand_down_and_out() -> None:

@@ -55,7 +55,8 @@ The rules (the default; level ``hard``; the search player's rollouts):
   8 points (-3.5 ± 2.5) measured no better. Whole games against three greedy players: see the
   README (29.3% wins and -19.7 points a game over 4,000 games, 26.7% and -4.4 before; 29.1%
   and -21.2 on other deals with the suicide buy below; 29.5% and -22.5 on others again with the
-  go-out take below).
+  go-out take below; 29.9% and 28.9%, -23.8 and -23.1, on two more sets of 1,000 deals without
+  the suicide buy in SET RUN RUN).
 * Measured round by round: single-round isra games, one expert against three greedy players,
   each deal played four times with the expert in every seat; the expert's points minus the
   others' mean, a round, 95% intervals (negative: better than greedy). SET SET -1.2 ± 0.6, SET
@@ -77,16 +78,31 @@ The rules (the default; level ``hard``; the search player's rollouts):
   are down to one or two cards"): when an opponent who is down holds at most two cards
   (``suicide_cards``) and the hand is at most two cards short (``suicide_missing``), it buys the
   discard if it helps or costs at most 10 points, for the penalty cards; only in contracts of two
-  or more sets or of a set and the whole hand (isra's SET SET, SET SET SET, SET SET RUN, SET RUN
-  RUN: a set takes any of a rank's many copies, a run one card), there also where it otherwise
-  buys by greedy's rule (``suicide_greedy``). Single-round games against three experts without
-  it (300 deals, seed 1040001): SET SET SET -4.3 ± 1.9 points a round; one expert without it
-  against three with it (fresh deals, seed 1070001), with minus without: SET SET +0.1, SET SET
-  SET -1.5 ± 2.0, SET SET RUN -2.2 ± 1.8, SET RUN RUN +0.6 ± 2.1; screened against greedy tables
-  it lost in SET RUN and RUN RUN (+1 to +3) and was even in RUN RUN RUN. Whole games against
-  three greedy players, the same 1,000 deals (seed 1100001): -21.2 points a game with it, -18.2
-  without. (Before 2026-12-01 it was off, for a single card left in any round: an older
-  measurement against greedy tables had found it weaker.) The document's
+  or more sets that leave a card to spare (isra's SET SET, SET SET SET, SET SET RUN: a set takes
+  any of a rank's many copies, a run one card), there also where it otherwise buys by greedy's
+  rule (``suicide_greedy``). Single-round games against three experts without it (300 deals,
+  seed 1040001): SET SET SET -4.3 ± 1.9 points a round; one expert without it against three with
+  it (fresh deals, seed 1070001), with minus without: SET SET +0.1, SET SET SET -1.5 ± 2.0, SET
+  SET RUN -2.2 ± 1.8, SET RUN RUN +0.6 ± 2.1; screened against greedy tables it lost in SET RUN
+  and RUN RUN (+1 to +3) and was even in RUN RUN RUN. Whole games against three greedy players,
+  the same 1,000 deals (seed 1100001): -21.2 points a game with it, -18.2 without. (Before
+  2026-12-01 it was off, for a single card left in any round: an older measurement against
+  greedy tables had found it weaker.) Against greedy tables, one expert with it and without it
+  on the same deals (single-round games, 600 deals each, its own points a round, with minus
+  without): SET SET -0.1 ± 0.4 (seed 8200001), SET SET SET -2.7 ± 1.4 (8200001), SET SET RUN
+  -1.5 ± 1.5 (8100001), but SET RUN RUN +2.0 ± 1.5 (8100001) and +2.8 ± 1.5 (8200001), its lead
+  over greedy 2.8 ± 1.6 and 2.9 ± 1.7 smaller. SET RUN RUN takes the whole hand: a hand a card
+  or two short can still go down and out at once, which two penalty cards rule out (with the
+  buy it slammed in 3.6% and 4.8% of its rounds, without it 6.6% and 7.3%, and went out in 30%
+  and 33% of the rounds it went down, without it 36% and 39%). So since 2026-12-02 it makes no
+  suicide buy where the contract takes the whole hand: whole games against three greedy players,
+  2,000 fresh deals (seeds 1500001 and 1510001, ``examples/compare_runs.py``), now minus before,
+  its own score -1.7 [-2.8, -0.5] points a game (round 6 -1.7 [-2.6, -0.9]), its win share -0.1
+  [-0.7, +0.5] percentage points: fewer points, no more wins. Holding off longer or buying sooner
+  changed nothing measurable (600 deals, seed 8300001: ``suicide_cards=3`` SET SET RUN -0.1 ±
+  1.0, SET SET SET +0.5 ± 0.8; ``suicide_missing=3`` +0.3 ± 0.5 and +0.3 ± 0.5), and so did
+  playing its own rules once down in the rounds it plays by greedy's (SET SET RUN +0.1 ± 0.2,
+  RUN RUN RUN +0.2 ± 0.2). The document's
   "premature buyalation" rules (``early_turns``: early, only a buy that completes a meld;
   ``run_rule``: in run rounds only a buy that makes a run) are settings, off by default: against
   greedy tables they measured weaker. Buying often pays in isra, but only progress buys do
@@ -736,11 +752,13 @@ def _suicide_reason(card: Card, missing: int) -> str:
 
 
 def _suicide_shape(v: PlayerView) -> bool:
-    """Does this contract take the suicide buy? Two or more sets, or a set and the whole hand (isra's
-    SET SET, SET SET SET, SET SET RUN, SET RUN RUN): measured better there, worse in SET RUN and
-    RUN RUN, even in RUN RUN RUN (see the module docstring)."""
+    """Does this contract take the suicide buy? Two or more sets, short of the whole hand (isra's
+    SET SET, SET SET SET, SET SET RUN): measured better there, worse in SET RUN and RUN RUN, even
+    in RUN RUN RUN. Not where the contract takes the whole hand (isra's SET RUN RUN): a hand a card
+    or two short may still go down and out at once, which the penalty cards rule out; measured worse
+    there against greedy tables (see the module docstring)."""
     contract = v.rules.contract(v.round_number)
-    return len(contract.sets) >= 2 or (bool(contract.sets) and contract.min_cards >= v.rules.hand_size)
+    return len(contract.sets) >= 2 and contract.min_cards < v.rules.hand_size
 
 
 def _take_to_go_out(v: PlayerView) -> tuple[Action, str] | None:
