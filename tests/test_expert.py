@@ -330,6 +330,39 @@ def test_quiet_55_only_with_a_hand_that_cannot_lose_the_lead() -> None:
     assert "quiet 55" not in reason(cheap, (100, 150, 220, 260))  # a lead of 50 is not enough
 
 
+def test_the_kill_feeds_the_next_player_out_when_that_wins_the_game() -> None:
+    # 000, THE KILL: "If you are in the lead towards the end of the game and the person you discard
+    # to is not in contention, you can exercise THE KILL by discarding players so that the weaker
+    # player is able to pick those up and GO OUT before your rivals or runner up persons are able to
+    # go out." Last round; the next player (seat 1) is down to one card; 9D plays on its run.
+    last = len(view(new_game("isra", 4, seed=1), 0).rules.rounds)
+    hand = "4S 5S 6S 7S 10C JC QC 3H 3D 9D KS"  # 75 points, 70 once 9D is gone
+    run = MeldView(0, 1, "run", tuple(parse_cards("5D 6D 7D 8D")), ())
+
+    killer = dataclasses.replace(RULE_BASED, kill=True)  # a setting, off by default (no more wins)
+
+    def decide(totals: tuple[int, ...], round_number: int = last, counts: tuple[int, ...] = (11, 1, 11, 11),
+               settings: ExpertSettings = killer, down: bool = False) -> tuple[Action, str]:
+        v = _view("isra", round_number, Phase.PLAY, hand, _discards(hand), table=(run,),
+                  down=(down, True, False, False), hand_counts=counts, totals=totals, turn=0,
+                  discard_size=20, stock_size=40)
+        return ExpertPlayer(1, settings).decide(v)
+
+    # 100 + 70 = 170: seat 1 going out ends on 200, the others caught with eleven cards on at
+    # least 190 + 55 and 200 + 55: this seat wins, so it hands seat 1 the card it plays
+    action, reason = decide((100, 200, 190, 200))
+    assert action == Discard(0, card("9D")) and "THE KILL" in reason, reason
+    # otherwise the discard is greedy's (points first): the king, which plays nowhere
+    plain = Discard(0, card("KS"))
+    assert decide((100, 170, 190, 200))[0] == plain  # seat 1 in contention: out, it would tie
+    assert decide((100, 200, 115, 200))[0] == plain  # a rival caught with 55 would tie
+    assert decide((100, 200, 190, 200), counts=(11, 3, 11, 11))[0] == plain  # not near out
+    assert decide((100, 200, 190, 200), round_number=last - 1)[0] == plain  # not the last round
+    assert decide((100, 200, 190, 200), settings=ExpertSettings())[0] == plain  # off by default
+    action, reason = decide((100, 200, 190, 200), down=True)  # down itself, it races to go out
+    assert action != Discard(0, card("9D")) and "THE KILL" not in reason, reason
+
+
 def test_registry_knows_the_levels() -> None:
     assert "expert" in KNOWN_PLAYERS and KNOWN_LEVELS == ("easy", "medium", "hard", "expert")
     for name in (*KNOWN_PLAYERS, *KNOWN_LEVELS):
