@@ -37,9 +37,13 @@ def load_games(lines: list[str], name: str = "file") -> dict[tuple[int, int], Ga
         try:
             record = json.loads(line)
             key = (int(record["deal"]), int(record["rotation"]))
+            int(record["seed"])
+            rounds = set()
             for seat in record["seats"]:
                 int(seat["entrant"]), float(seat["score"]), float(seat["win_share"])
-                [float(p) for p in seat["round_points"]]
+                rounds.add(len([float(p) for p in seat["round_points"]]))
+            if len(rounds) != 1:
+                raise ValueError("no seats, or seats that played different numbers of rounds")
         except (ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"{name}, line {number}: not a game written by --games-out ({exc})") from exc
         if key in games:
@@ -56,9 +60,11 @@ def _entrant_rows(record: Game, entrant: int) -> dict[str, float]:
     assert isinstance(seats, list)
     mine = [s for s in seats if s["entrant"] == entrant]
     others = [s for s in seats if s["entrant"] != entrant]
-    if len(mine) != 1 or not others:
-        raise ValueError(f"deal {record['deal']} rotation {record['rotation']}: no entrant {entrant} "
-                         f"among {len(seats)} seats")
+    where = f"deal {record['deal']} rotation {record['rotation']}"
+    if not mine or not others:
+        raise ValueError(f"{where}: no entrant {entrant} among {len(seats)} seats")
+    if len(mine) > 1:
+        raise ValueError(f"{where}: entrant {entrant} sits in {len(mine)} seats")
     me = mine[0]
     rows = {"score": float(me["score"]),
             "lead": float(me["score"]) - sum(float(s["score"]) for s in others) / len(others),
@@ -69,6 +75,13 @@ def _entrant_rows(record: Game, entrant: int) -> dict[str, float]:
     return rows
 
 
+def _shape(record: Game) -> tuple[int, int]:
+    """(seats, rounds) of a game."""
+    seats = record["seats"]
+    assert isinstance(seats, list)
+    return len(seats), len(seats[0]["round_points"])
+
+
 def compare(a: dict[tuple[int, int], Game], b: dict[tuple[int, int], Game],
             entrant: int = 0) -> list[tuple[str, PairedDifference]]:
     """A minus B for ``entrant``, per deal (the mean over its rotations), each row with its interval."""
@@ -77,9 +90,14 @@ def compare(a: dict[tuple[int, int], Game], b: dict[tuple[int, int], Game],
         where = f"A alone has {only_a[0]}" if only_a else f"B alone has {only_b[0]}"
         raise ValueError(f"the files hold different games (deal, rotation): {where}")
     for key in sorted(a):
+        where = f"deal {key[0]} rotation {key[1]}"
         if a[key]["seed"] != b[key]["seed"]:
-            raise ValueError(f"deal {key[0]} rotation {key[1]} was dealt from seed {a[key]['seed']} in A "
-                             f"and {b[key]['seed']} in B: not the same deals")
+            raise ValueError(f"{where} was dealt from seed {a[key]['seed']} in A and {b[key]['seed']} in B: "
+                             f"not the same deals")
+        shape_a, shape_b = (_shape(a[key]), _shape(b[key]))
+        if shape_a != shape_b:
+            raise ValueError(f"{where} has {shape_a[0]} seats and {shape_a[1]} rounds in A, {shape_b[0]} and "
+                             f"{shape_b[1]} in B: not the same games")
     deals: dict[int, list[tuple[dict[str, float], dict[str, float]]]] = {}
     for key in sorted(a):
         deals.setdefault(key[0], []).append((_entrant_rows(a[key], entrant), _entrant_rows(b[key], entrant)))

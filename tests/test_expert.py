@@ -18,7 +18,7 @@ from shanghai.bots.player import Player
 from shanghai.bots.registry import KNOWN_LEVELS, KNOWN_PLAYERS, make_player
 from shanghai.cards import parse_cards, suit_of
 from shanghai.engine.actions import Action, Buy, Cut, Discard, DrawStock, Pass, TakeDiscard
-from shanghai.engine.game import Phase
+from shanghai.engine.game import CutResult, Phase
 from shanghai.engine.view import MeldView, PlayerView, view
 from shanghai.rules import PRESETS, preset
 
@@ -342,10 +342,12 @@ def test_the_kill_feeds_the_next_player_out_when_that_wins_the_game() -> None:
     killer = dataclasses.replace(RULE_BASED, kill=True)  # a setting, off by default (no more wins)
 
     def decide(totals: tuple[int, ...], round_number: int = last, counts: tuple[int, ...] = (11, 1, 11, 11),
-               settings: ExpertSettings = killer, down: bool = False) -> tuple[Action, str]:
+               settings: ExpertSettings = killer, down: bool = False, call: bool = False) -> tuple[Action, str]:
         v = _view("isra", round_number, Phase.PLAY, hand, _discards(hand), table=(run,),
                   down=(down, True, False, False), hand_counts=counts, totals=totals, turn=0,
                   discard_size=20, stock_size=40)
+        if call:  # the "Shanghai" call: another seat down could take the card first
+            v = dataclasses.replace(v, rules=dataclasses.replace(v.rules, shanghai_call=True))
         return ExpertPlayer(1, settings).decide(v)
 
     # 100 + 70 = 170: seat 1 going out ends on 200, the others caught with eleven cards on at
@@ -359,6 +361,14 @@ def test_the_kill_feeds_the_next_player_out_when_that_wins_the_game() -> None:
     assert decide((100, 200, 190, 200), counts=(11, 3, 11, 11))[0] == plain  # not near out
     assert decide((100, 200, 190, 200), round_number=last - 1)[0] == plain  # not the last round
     assert decide((100, 200, 190, 200), settings=ExpertSettings())[0] == plain  # off by default
+    assert "THE KILL" not in decide((100, 200, 190, 200), call=True)[1]
+    # THE CUT's 50 points to everyone but the cutter count: seat 1 cut, 170 + 50 is no win over 200
+    cut = CutResult(cutter=1, target=45, actual=45, needed=45)
+    v = dataclasses.replace(_view("isra", last, Phase.PLAY, hand, _discards(hand), table=(run,),
+                                  down=(False, True, False, False), hand_counts=(11, 1, 11, 11),
+                                  totals=(100, 200, 190, 260), turn=0), cut=cut)
+    assert "THE KILL" not in ExpertPlayer(1, killer).decide(v)[1]
+    assert "THE KILL" in ExpertPlayer(1, killer).decide(dataclasses.replace(v, totals=(100, 221, 190, 260)))[1]
     action, reason = decide((100, 200, 190, 200), down=True)  # down itself, it races to go out
     assert action != Discard(0, card("9D")) and "THE KILL" not in reason, reason
 

@@ -404,7 +404,11 @@ def test_compare_runs_example_pairs_two_runs_deal_by_deal(capsys: pytest.Capture
     diffs = [sum(per_deal["a"][d]) / 3 - sum(per_deal["b"][d]) / 3 for d in per_deal["a"]]
     assert rows["lead"].n == 2 and rows["lead"].mean == pytest.approx(sum(diffs) / 2)
     assert rows["lead"].mean < -100  # greedy leads random players by hundreds of points
-    assert {"score", "win share", "round 1 points", "round 3 lead"} <= rows.keys()
+    for row, key in (("score", "score"), ("win share", "win_share")):
+        totals = [sum(s[key] for line in p.read_text().splitlines() for s in json.loads(line)["seats"]
+                      if s["entrant"] == 0) for p in (a, b)]
+        assert rows[row].mean == pytest.approx((totals[0] - totals[1]) / 6)  # 2 deals of 3 games
+    assert {"round 1 points", "round 3 lead"} <= rows.keys()
     same = dict(example.compare(runs[0], runs[0]))  # type: ignore[attr-defined]
     assert all(d.mean == 0 and d.ci == (0, 0) for d in same.values())
     capsys.readouterr()
@@ -417,6 +421,15 @@ def test_compare_runs_example_pairs_two_runs_deal_by_deal(capsys: pytest.Capture
     assert "deal 0 rotation 0 was dealt from seed 3 in A and 4 in B" in capsys.readouterr().err
     assert example.main([str(a), str(b), "--entrant", "5"]) == 2  # type: ignore[attr-defined]
     assert "no entrant 5 among 3 seats" in capsys.readouterr().err
+    assert main([*BASE, "--rounds", "1", "--games-out", str(other)]) == 0  # the same deals, one round
+    capsys.readouterr()
+    assert example.main([str(a), str(other)]) == 2  # type: ignore[attr-defined]
+    assert "deal 0 rotation 0 has 3 seats and 3 rounds in A, 3 and 1 in B" in capsys.readouterr().err
+    twice = json.loads(b.read_text().splitlines()[0])
+    twice["seats"][1]["entrant"] = 0
+    other.write_text("\n".join([json.dumps(twice), *b.read_text().splitlines()[1:]]) + "\n")
+    assert example.main([str(b), str(other)]) == 2  # type: ignore[attr-defined]
+    assert "deal 0 rotation 0: entrant 0 sits in 2 seats" in capsys.readouterr().err
     a.write_text(a.read_text() + '{"deal": 0}\n')
     assert example.main([str(a), str(b)]) == 2  # type: ignore[attr-defined]
     assert "line 7: not a game written by --games-out" in capsys.readouterr().err

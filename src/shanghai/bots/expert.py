@@ -84,9 +84,10 @@ The rules (the default; level ``hard``; the search player's rollouts):
   are down to one or two cards"): when an opponent who is down holds at most two cards
   (``suicide_cards``) and the hand is at most two cards short (``suicide_missing``), it buys the
   discard if it helps or costs at most 10 points, for the penalty cards; only in contracts of two
-  or more sets that leave a card to spare (isra's SET SET, SET SET SET, SET SET RUN: a set takes
-  any of a rank's many copies, a run one card), there also where it otherwise buys by greedy's
-  rule (``suicide_greedy``). Single-round games against three experts without it (300 deals,
+  or more sets (or of a set and more cards than a hand can go down with unbought) that do not take
+  the whole hand (isra's SET SET, SET SET SET, SET SET RUN: a set takes any of a rank's many
+  copies, a run one card), there also where it otherwise buys by greedy's rule
+  (``suicide_greedy``). Single-round games against three experts without it (300 deals,
   seed 1040001): SET SET SET -4.3 ± 1.9 points a round; one expert without it against three with
   it (fresh deals, seed 1070001), with minus without: SET SET +0.1, SET SET SET -1.5 ± 2.0, SET
   SET RUN -2.2 ± 1.8, SET RUN RUN +0.6 ± 2.1; screened against greedy tables it lost in SET RUN
@@ -155,8 +156,9 @@ The rules (the default; level ``hard``; the search player's rollouts):
   is not in contention, you can exercise THE KILL by discarding players so that the weaker player is
   able to pick those up and GO OUT before your rivals"), a setting, off by default (``kill``): in
   the last round, not down, when the next player is down to one or two cards and its going out now
-  would leave this seat the outright winner (every other player caught with at least 5 points a
-  card, THE CUT's bonus counted), it discards the costliest card that plays on the table. Whole
+  would leave this seat the outright winner (every other player caught with the fewest points its
+  cards can hold, 5 a card in isra, THE CUT's bonus counted), it discards the costliest card that
+  plays on the table. Whole
   games against three greedy players, 2,000 fresh deals (seeds 1500001 and 1510001,
   ``examples/compare_runs.py``), with minus without: it changed 235 of the 8,000 games, winning
   17 and losing 13 of them (+0.06 ± 0.14 percentage points of wins over all), its own score
@@ -184,7 +186,7 @@ from shanghai.bots.hand_eval import (
     table_accepts,
 )
 from shanghai.bots.lookahead import LookaheadPlayer
-from shanghai.cards import Card, card_text, rank_of, suit_of
+from shanghai.cards import ALL_NATURALS, JOKER, Card, card_text, rank_of, suit_of
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -784,13 +786,17 @@ def _suicide_reason(card: Card, missing: int) -> str:
 
 
 def _suicide_shape(v: PlayerView) -> bool:
-    """Does this contract take the suicide buy? Two or more sets, short of the whole hand (isra's
-    SET SET, SET SET SET, SET SET RUN): measured better there, worse in SET RUN and RUN RUN, even
-    in RUN RUN RUN. Not where the contract takes the whole hand (isra's SET RUN RUN): a hand a card
-    or two short may still go down and out at once, which the penalty cards rule out; measured worse
-    there against greedy tables (see the module docstring)."""
+    """Does this contract take the suicide buy? Two or more sets, or a set and more cards than a
+    hand can go down with unbought (isra's SET SET, SET SET SET, SET SET RUN): measured better
+    there, worse in SET RUN and RUN RUN, even in RUN RUN RUN. Not where the contract takes the
+    whole hand, or the hand and the card drawn (isra's SET RUN RUN, 11 cards of 11): a hand a card
+    or two short may still go down and out at once, which the penalty cards rule out; measured
+    worse there against greedy tables (see the module docstring)."""
     contract = v.rules.contract(v.round_number)
-    return len(contract.sets) >= 2 and contract.min_cards < v.rules.hand_size
+    hand = v.rules.hand_size
+    if hand <= contract.min_cards <= hand + 1:
+        return False
+    return len(contract.sets) >= 2 or (bool(contract.sets) and contract.min_cards > hand + 1)
 
 
 def _take_to_go_out(v: PlayerView) -> tuple[Action, str] | None:
@@ -815,25 +821,20 @@ def _take_to_go_out(v: PlayerView) -> tuple[Action, str] | None:
     return take, f"take {card_text(card)}: with it your whole hand goes down and out"
 
 
-def _wins_if_out(v: PlayerView, out: int, extra: int = 0) -> bool:
-    """In the last round, would seat ``out`` going out now leave this seat the outright winner, its
-    hand ``extra`` points costlier, every other player caught with the fewest points its cards can
-    hold (THE CUT's bonus counted)?"""
-    seat = v.seat if v.seat is not None else 0
+def _wins_if_out(v: PlayerView, seat: int, out: int, extra: int = 0) -> bool:
+    """Would seat ``out`` going out now, ending the game's last round, leave ``seat`` the outright
+    winner, its hand ``extra`` points costlier, every other player caught with the fewest points its
+    cards can hold (THE CUT's bonus counted)?"""
     rules = v.rules
     cut = v.cut
 
     def bonus(s: int) -> int:
         return rules.cut_bonus if cut is not None and cut.made and cut.cutter != s else 0
 
-    cheapest = min(rules.points(Card(rank)) for rank in range(1, 14))  # the cheapest natural
+    cheapest = min(rules.points(c) for c in (*ALL_NATURALS, JOKER))
     mine = v.totals[seat] + bonus(seat) + sum(rules.points(c) for c in v.hand) + extra
     return all(mine < v.totals[s] + bonus(s) + (0 if s == out else cheapest * v.hand_counts[s])
                for s in range(v.players) if s != seat)
-
-
-def _last_round(v: PlayerView) -> bool:
-    return v.rounds > 1 and v.round_number == v.rounds and v.players >= 3
 
 
 def _kill(v: PlayerView) -> tuple[Action, str] | None:
@@ -843,14 +844,16 @@ def _kill(v: PlayerView) -> tuple[Action, str] | None:
     it races to go out), when the next player (who takes the discard first, free) is down to one or
     two cards and its going out now would leave this seat the outright winner, every other player
     caught with the fewest points its cards can hold, discard the costliest card that plays on the
-    table (never a wild): it can only bring that end sooner, before a rival goes down or out."""
+    table (never a wild): it can only bring that end sooner, before a rival goes down or out. Not
+    where the rules have the "Shanghai" call (another seat could take the card first)."""
     seat = v.seat
-    if seat is None or not _last_round(v) or v.down[seat]:
+    rules = v.rules
+    # the "Shanghai" call (001) lets any seat down take the card first and hand this one another
+    if seat is None or v.round_number != v.rounds or v.down[seat] or rules.shanghai_call:
         return None
     nxt = (seat + 1) % v.players
     if not v.down[nxt] or v.hand_counts[nxt] > 2:
         return None
-    rules = v.rules
     wilds = rules.wild_cards()
     accepts = table_accepts(v.table, rules)
     players = [a for a in v.legal if isinstance(a, Discard) and not a.shanghai
@@ -858,7 +861,7 @@ def _kill(v: PlayerView) -> tuple[Action, str] | None:
     if not players:
         return None
     a = max(players, key=lambda x: (rules.points(x.card), -x.card))
-    if not _wins_if_out(v, nxt, -rules.points(a.card)):
+    if not _wins_if_out(v, seat, nxt, -rules.points(a.card)):
         return None
     return a, (f"discard {card_text(a.card)}: THE KILL, it plays on the table and the next player "
                f"holds {v.hand_counts[nxt]}: if they go out now, you win")
