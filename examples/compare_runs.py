@@ -89,17 +89,16 @@ def compare(a: dict[tuple[int, int], Game], b: dict[tuple[int, int], Game],
         only_a, only_b = sorted(a.keys() - b.keys()), sorted(b.keys() - a.keys())
         where = f"A alone has {only_a[0]}" if only_a else f"B alone has {only_b[0]}"
         raise ValueError(f"the files hold different games (deal, rotation): {where}")
+    deals: dict[int, list[tuple[dict[str, float], dict[str, float]]]] = {}
     for key in sorted(a):
         where = f"deal {key[0]} rotation {key[1]}"
         if a[key]["seed"] != b[key]["seed"]:
             raise ValueError(f"{where} was dealt from seed {a[key]['seed']} in A and {b[key]['seed']} in B: "
                              f"not the same deals")
-        shape_a, shape_b = (_shape(a[key]), _shape(b[key]))
+        shape_a, shape_b = _shape(a[key]), _shape(b[key])
         if shape_a != shape_b:
             raise ValueError(f"{where} has {shape_a[0]} seats and {shape_a[1]} rounds in A, {shape_b[0]} and "
                              f"{shape_b[1]} in B: not the same games")
-    deals: dict[int, list[tuple[dict[str, float], dict[str, float]]]] = {}
-    for key in sorted(a):
         deals.setdefault(key[0], []).append((_entrant_rows(a[key], entrant), _entrant_rows(b[key], entrant)))
     names = list(next(iter(deals.values()))[0][0])
     out = []

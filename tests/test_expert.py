@@ -342,10 +342,11 @@ def test_the_kill_feeds_the_next_player_out_when_that_wins_the_game() -> None:
     killer = dataclasses.replace(RULE_BASED, kill=True)  # a setting, off by default (no more wins)
 
     def decide(totals: tuple[int, ...], round_number: int = last, counts: tuple[int, ...] = (11, 1, 11, 11),
-               settings: ExpertSettings = killer, down: bool = False, call: bool = False) -> tuple[Action, str]:
+               settings: ExpertSettings = killer, down: bool = False, call: bool = False,
+               cut: CutResult | None = None) -> tuple[Action, str]:
         v = _view("isra", round_number, Phase.PLAY, hand, _discards(hand), table=(run,),
                   down=(down, True, False, False), hand_counts=counts, totals=totals, turn=0,
-                  discard_size=20, stock_size=40)
+                  discard_size=20, stock_size=40, cut=cut)
         if call:  # the "Shanghai" call: another seat down could take the card first
             v = dataclasses.replace(v, rules=dataclasses.replace(v.rules, shanghai_call=True))
         return ExpertPlayer(1, settings).decide(v)
@@ -364,11 +365,8 @@ def test_the_kill_feeds_the_next_player_out_when_that_wins_the_game() -> None:
     assert "THE KILL" not in decide((100, 200, 190, 200), call=True)[1]
     # THE CUT's 50 points to everyone but the cutter count: seat 1 cut, 170 + 50 is no win over 200
     cut = CutResult(cutter=1, target=45, actual=45, needed=45)
-    v = dataclasses.replace(_view("isra", last, Phase.PLAY, hand, _discards(hand), table=(run,),
-                                  down=(False, True, False, False), hand_counts=(11, 1, 11, 11),
-                                  totals=(100, 200, 190, 260), turn=0), cut=cut)
-    assert "THE KILL" not in ExpertPlayer(1, killer).decide(v)[1]
-    assert "THE KILL" in ExpertPlayer(1, killer).decide(dataclasses.replace(v, totals=(100, 221, 190, 260)))[1]
+    assert "THE KILL" not in decide((100, 200, 190, 260), cut=cut)[1]
+    assert "THE KILL" in decide((100, 221, 190, 260), cut=cut)[1]
     action, reason = decide((100, 200, 190, 200), down=True)  # down itself, it races to go out
     assert action != Discard(0, card("9D")) and "THE KILL" not in reason, reason
 

@@ -796,7 +796,7 @@ def _suicide_shape(v: PlayerView) -> bool:
     hand = v.rules.hand_size
     if hand <= contract.min_cards <= hand + 1:
         return False
-    return len(contract.sets) >= 2 or (bool(contract.sets) and contract.min_cards > hand + 1)
+    return len(contract.sets) >= 2 or (bool(contract.sets) and contract.min_cards >= hand)
 
 
 def _take_to_go_out(v: PlayerView) -> tuple[Action, str] | None:
@@ -821,10 +821,10 @@ def _take_to_go_out(v: PlayerView) -> tuple[Action, str] | None:
     return take, f"take {card_text(card)}: with it your whole hand goes down and out"
 
 
-def _wins_if_out(v: PlayerView, seat: int, out: int, extra: int = 0) -> bool:
+def _wins_if_out(v: PlayerView, seat: int, out: int, hand_points: int) -> bool:
     """Would seat ``out`` going out now, ending the game's last round, leave ``seat`` the outright
-    winner, its hand ``extra`` points costlier, every other player caught with the fewest points its
-    cards can hold (THE CUT's bonus counted)?"""
+    winner, caught with ``hand_points``, every other player caught with the fewest points its cards
+    can hold (THE CUT's bonus counted)?"""
     rules = v.rules
     cut = v.cut
 
@@ -832,7 +832,7 @@ def _wins_if_out(v: PlayerView, seat: int, out: int, extra: int = 0) -> bool:
         return rules.cut_bonus if cut is not None and cut.made and cut.cutter != s else 0
 
     cheapest = min(rules.points(c) for c in (*ALL_NATURALS, JOKER))
-    mine = v.totals[seat] + bonus(seat) + sum(rules.points(c) for c in v.hand) + extra
+    mine = v.totals[seat] + bonus(seat) + hand_points
     return all(mine < v.totals[s] + bonus(s) + (0 if s == out else cheapest * v.hand_counts[s])
                for s in range(v.players) if s != seat)
 
@@ -861,7 +861,7 @@ def _kill(v: PlayerView) -> tuple[Action, str] | None:
     if not players:
         return None
     a = max(players, key=lambda x: (rules.points(x.card), -x.card))
-    if not _wins_if_out(v, seat, nxt, -rules.points(a.card)):
+    if not _wins_if_out(v, seat, nxt, sum(rules.points(c) for c in v.hand) - rules.points(a.card)):
         return None
     return a, (f"discard {card_text(a.card)}: THE KILL, it plays on the table and the next player "
                f"holds {v.hand_counts[nxt]}: if they go out now, you win")
