@@ -10,7 +10,7 @@ import random
 import pytest
 
 from helpers import card, new_game
-from shanghai.bots.expert import ExpertPlayer, ExpertSettings
+from shanghai.bots.expert import ExpertPlayer, ExpertSettings, _Turn
 from shanghai.bots.greedy import GreedyPlayer
 from shanghai.bots.hand_eval import evaluate, knowledge
 from shanghai.bots.match import play_game, seat_seed
@@ -153,6 +153,21 @@ def test_counts_the_discards_it_has_seen() -> None:
     assert k.live[card("9H")] == 1.0          # three decks, one 9H on the pile
     assert k.picked == {3: [card("9H")]}      # seat 3 took a 9H
     assert k.declined == {2: [card("9H")]}    # seat 2 drew over one
+
+
+def test_a_card_that_will_play_is_free_of_its_points_and_no_more() -> None:
+    # SET SET: KS KH KD is a set and 7H 7D half of one; a fourth king is spare, but it will play on
+    # the set once down, so its 10 points are not held against it; a spare 4C's 5 points are.
+    # Counting such a card 10 more (player_bonus, before 2026-12-02) measured a few points worse.
+    hand = "KS KH KD KC 7H 7D 4C"
+    v = _view("isra", 1, Phase.PLAY, hand, _discards(hand))
+    without = parse_cards("KS KH KD 7H 7D")
+    for bonus in (None, 10.0):
+        settings = ExpertSettings() if bonus is None else ExpertSettings(player_bonus=bonus)
+        t = _Turn(v, settings)
+        base = t.value(without)[0]
+        assert t.value([*without, card("KC")])[0] - base == (bonus or 0.0)
+        assert t.value([*without, card("4C")])[0] - base == -t.point_weight * 5
 
 
 def test_does_not_discard_a_card_that_plays_on_the_table() -> None:

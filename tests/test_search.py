@@ -85,16 +85,17 @@ def _decision_view() -> PlayerView:
 def test_search_plays_the_same_game_on_every_python() -> None:
     # Deal 0, rotation 1 of `shanghai tournament --rules isra --seats search,expert,expert,expert
     # --seed 2001`: Python 3.12's compensated sum() of floats had changed this game's decisions
-    # (these are the points it gives on 3.11, 3.12 and 3.13, checked when the expert began to make
-    # the suicide buy; with sum() instead of left_sum, 3.12 had played round 2 otherwise).
+    # (these are the points it gives on 3.11, 3.12 and 3.13, checked when the expert stopped
+    # counting a spare card that plays as worth 10; with sum() instead of left_sum, 3.12 had
+    # once played round 2 otherwise).
     n, rotation = 4, 1
     specs = ("search", "expert", "expert", "expert")
     players = [make_player(specs[entrant_at(seat, rotation, n)], tournament_seat_seed(2001, 0, seat))
                for seat in range(n)]
     game = play_game(preset("isra"), n, deal_seed(2001, 0), seats=players)
     assert [list(r.points) for r in game.round_results] == [
-        [5, 5, 0, 15], [95, 15, 0, 5], [175, 5, 0, 55], [40, 30, 5, 0], [20, 5, 10, 0],
-        [75, 0, 90, 110], [25, 85, 100, 0]]
+        [10, 5, 0, 25], [35, 10, 10, 0], [100, 10, 0, 10], [0, 45, 10, 5], [15, 10, 0, 10],
+        [0, 5, 90, 70], [10, 85, 0, 5]]
     assert left_sum([0.1] * 10) == 0.9999999999999999  # one by one, never compensated
 
 

@@ -31,8 +31,19 @@ The rules (the default; level ``hard``; the search player's rollouts):
   a card nobody has shown interest in a little, unless that player drew over it or threw it. A
   card that plays on a table meld ("don't discard players") costs most when the next player is
   down: it goes only when every other discard would break the hand's contract progress.
-* Keeping players: a spare card that will play once the hand is down (on a table meld, or on
-  a meld of its own plan) is kept and its points are not held against it.
+* Keeping players: a spare card that will play once the hand is down (on a table meld, or on a meld
+  of its own plan) is kept: its points are not held against it (``player_bonus`` 0). Until
+  2026-12-02 it also counted 10 more (a tenth of a card of progress). Games of isra's rounds 1-4
+  and 6 (where this evaluation plays), one expert against three greedy players, 1,000 fresh deals
+  each (``--rounds 1-4,6``, ``examples/compare_runs.py``), its own score with minus with the old
+  10: 0 gave -2.5 [-4.9, -0.2] (seed 1700001) and -3.5 [-5.7, -1.2] (seed 1710001) points a game,
+  its lead over greedy -1.2 [-3.9, +1.5] and -3.4 [-6.1, -0.7]; 20 gave +1.5 [-0.1, +3.2]; holding
+  a player's points against it like any spare card's gave -0.1 [-2.7, +2.5]. Whole games against
+  three greedy players, 1,000 fresh deals each (seeds 1600001 and 1610001), 0 minus 10: its score
+  -3.6 [-6.6, -0.6] and -2.5 [-5.7, +0.8] points a game, its lead -2.6 [-6.3, +1.0] and -1.6 [-5.5,
+  +2.3], its win share +0.5 [-1.0, +2.0] and +0.5 [-1.0, +2.1] percentage points (30.9% and 30.0%
+  wins, README). Screened on the same games (seed 1700001) and within noise: ``feed_weight`` 0.5
+  and 2, ``danger_prior`` 0 and 15 (its score -0.0 to +1.3 ± 2.3 points a game).
 * Taking the discard: only when the card improves the hand by more than a blind draw is expected
   to (the outs over the unseen cards); once down, only a card that plays on the table.
 * Rounds whose contract needs the whole hand (isra's SET RUN RUN and RUN RUN RUN): before going
@@ -168,6 +179,14 @@ The rules (the default; level ``hard``; the search player's rollouts):
   0.4 ± 0.35 points a game smaller. Killing while down itself too (it then throws away the card
   it would go out with) changed more games to no more effect (seed 1500001: 14 won, 9 lost;
   1510001: 11 won, 10 lost).
+* Playing for the win, screened and not adopted: in the last round, trailing the best opponent by
+  40 or more, discarding by greedy's order (partners before points) to go out more often. Whole
+  games against three greedy players, 1,000 fresh deals (seed 1600001), with minus without: it went
+  out no more often (20.9% of last rounds, 21.2% without), its score +3.6 [+2.0, +5.2] points a
+  game, its win share -0.9 [-1.6, -0.2] percentage points. Shedding points first is the better race
+  too. Nor did dropping the suicide buy in SET SET RUN, where it goes out less often than greedy
+  (18% of rounds, greedy 22%) but is caught less: its score -0.4 [-2.2, +1.5], its win share -0.5
+  [-1.4, +0.5] (same deals).
 * THE CUT aims at exactly ``hand_size * players + 1`` cards; "Shanghai" calls are made when down.
 """
 
@@ -219,7 +238,8 @@ class ExpertSettings:
     run_rule: bool = False        # in run-heavy rounds buy only to make a run
     danger_prior: float = 6.0     # feeding risk of a card nobody has shown an interest in
     tight_buy_missing: int = 3    # ... in rounds whose contract needs a whole hand (or more)
-    player_bonus: float = 10.0    # a spare card that will play once down (table or own meld)
+    player_bonus: float = 0.0     # a spare card that will play once down (table or own meld),
+                                  # counted free of its points (more measured worse, below)
     slam_hold: bool = True        # hold the contract for a slam where the rules pay a bonus
     greedy_tight: bool = True     # in rounds whose contract needs the whole hand, draw and
                                   # discard (before going down) by the plain count, as greedy
