@@ -35,15 +35,18 @@ The rules (the default; level ``hard``; the search player's rollouts):
   of its own plan) is kept: its points are not held against it (``player_bonus`` 0). Until
   2026-12-02 it also counted 10 more (a tenth of a card of progress). Games of isra's rounds 1-4
   and 6 (where this evaluation plays), one expert against three greedy players, 1,000 fresh deals
-  each (``--rounds 1-4,6``, ``examples/compare_runs.py``), its own score with minus with the old
-  10: 0 gave -2.5 [-4.9, -0.2] (seed 1700001) and -3.5 [-5.7, -1.2] (seed 1710001) points a game,
-  its lead over greedy -1.2 [-3.9, +1.5] and -3.4 [-6.1, -0.7]; 20 gave +1.5 [-0.1, +3.2]; holding
-  a player's points against it like any spare card's gave -0.1 [-2.7, +2.5]. Whole games against
-  three greedy players, 1,000 fresh deals each (seeds 1600001 and 1610001), 0 minus 10: its score
-  -3.6 [-6.6, -0.6] and -2.5 [-5.7, +0.8] points a game, its lead -2.6 [-6.3, +1.0] and -1.6 [-5.5,
-  +2.3], its win share +0.5 [-1.0, +2.0] and +0.5 [-1.0, +2.1] percentage points (30.9% and 30.0%
-  wins, README). Screened on the same games (seed 1700001) and within noise: ``feed_weight`` 0.5
-  and 2, ``danger_prior`` 0 and 15 (its score -0.0 to +1.3 ± 2.3 points a game).
+  each (``--rounds 1-4,6``, ``examples/compare_runs.py``), its own score, 0 minus the old 10: -2.5
+  [-4.9, -0.2] (seed 1700001) and -3.5 [-5.7, -1.2] (seed 1710001) points a game, its lead over
+  greedy -1.2 [-3.9, +1.5] and -3.4 [-6.1, -0.7]; 20 gave +1.5 [-0.1, +3.2]; holding a player's
+  points against it like any spare card's gave -0.1 [-2.7, +2.5]. Whole games against three greedy
+  players, 1,000 fresh deals each (seeds 1600001 and 1610001), 0 minus 10: its score -3.6 [-6.6,
+  -0.6] and -2.5 [-5.7, +0.8] points a game, its lead -2.6 [-6.3, +1.0] and -1.6 [-5.5, +2.3], its
+  win share +0.5 [-1.0, +2.0] and +0.5 [-1.0, +2.1] percentage points (30.9% and 30.0% wins,
+  README). Screened on the same games (seed 1700001) and within noise: ``feed_weight`` 0.5 and 2,
+  ``danger_prior`` 0 and 15 (its score -0.0 to +1.3 ± 2.3 points a game); then, with a player
+  counted at 0, a spare card's points weighed 1 instead of 0.3 while nobody is down (+1.1 ± 2.3)
+  and a partner (same rank, or same suit within two) worth 4 points instead of 2 (+1.1 ± 2.4);
+  worth nothing, +3.3 [+0.7, +5.9] and its win share -1.9 [-3.4, -0.3] points: partners count.
 * Taking the discard: only when the card improves the hand by more than a blind draw is expected
   to (the outs over the unseen cards); once down, only a card that plays on the table.
 * Rounds whose contract needs the whole hand (isra's SET RUN RUN and RUN RUN RUN): before going
