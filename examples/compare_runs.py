@@ -19,10 +19,11 @@ its cards. Both files must hold the same deals, rotations and game seeds.
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
 from pathlib import Path
 
+from shanghai.tournament.report import read_game_records
 from shanghai.tournament.stats import PairedDifference, paired_difference
 
 Game = dict[str, object]
@@ -30,25 +31,7 @@ Game = dict[str, object]
 
 def load_games(lines: list[str], name: str = "file") -> dict[tuple[int, int], Game]:
     """The games of a ``--games-out`` file by (deal, rotation)."""
-    games: dict[tuple[int, int], Game] = {}
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-            key = (int(record["deal"]), int(record["rotation"]))
-            int(record["seed"])
-            rounds = set()
-            for seat in record["seats"]:
-                int(seat["entrant"]), float(seat["score"]), float(seat["win_share"])
-                rounds.add(len([float(p) for p in seat["round_points"]]))
-            if len(rounds) != 1:
-                raise ValueError("no seats, or seats that played different numbers of rounds")
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"{name}, line {number}: not a game written by --games-out ({exc})") from exc
-        if key in games:
-            raise ValueError(f"{name}, line {number}: deal {key[0]} rotation {key[1]} is there twice")
-        games[key] = record
+    games = {(int(g["deal"]), int(g["rotation"])): g for g in read_game_records(lines, name)}
     if not games:
         raise ValueError(f"{name}: no games")
     return games
@@ -123,10 +106,15 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"compare_runs: {exc}", file=sys.stderr)
         return 2
-    print(f"entrant {args.entrant}, A minus B, per deal ({rows[0][1].n} deals), 95% interval")
-    for name, d in rows:
-        ci = "" if d.ci is None else f"[{d.ci[0]:+.3f}, {d.ci[1]:+.3f}]"
-        print(f"{name:>15} {d.mean:+9.3f} {ci}")
+    try:
+        print(f"entrant {args.entrant}, A minus B, per deal ({rows[0][1].n} deals), 95% interval")
+        for name, d in rows:
+            ci = "" if d.ci is None else f"[{d.ci[0]:+.3f}, {d.ci[1]:+.3f}]"
+            print(f"{name:>15} {d.mean:+9.3f} {ci}")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader went away ('| head'): stop quietly, with no second error as Python exits
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

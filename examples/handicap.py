@@ -17,27 +17,22 @@ independent.
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
 from pathlib import Path
 
+from shanghai.tournament.report import read_game_records
 from shanghai.tournament.stats import handicap_win_share
 
 
-def handicap_table(lines: list[str], points: list[float], player: str | None) -> list[tuple[float, int, float]]:
-    """(points, seat-games, win rate) for each handicap in ``points``."""
+def handicap_table(lines: list[str], points: list[float], player: str | None,
+                   name: str = "file") -> list[tuple[float, int, float]]:
+    """(points, seat-games, win rate) for each handicap in ``points``; ``name`` for errors."""
     games: list[tuple[list[int], list[int]]] = []  # (totals, seats counted)
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-            seats = sorted(record["seats"], key=lambda s: s["seat"])
-            totals = [int(s["score"]) for s in seats]
-            counted = [i for i, s in enumerate(seats) if player is None or s["player"] == player]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"line {number}: not a game written by --games-out ({exc})") from exc
-        games.append((totals, counted))
+    for record in read_game_records(lines, name):
+        seats = sorted(record["seats"], key=lambda s: s["seat"])
+        totals = [int(s["score"]) for s in seats]
+        games.append((totals, [i for i, s in enumerate(seats) if player is None or s["player"] == player]))
     n = sum(len(counted) for _, counted in games)
     if n == 0:
         who = f"player {player!r}" if player else "any seat"
@@ -54,13 +49,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         lines = args.games.read_text(encoding="utf-8").splitlines()
-        table = handicap_table(lines, args.points, args.player)
+        table = handicap_table(lines, args.points, args.player, str(args.games))
     except (OSError, ValueError) as exc:
         print(f"handicap: {exc}", file=sys.stderr)
         return 2
-    print(f"{'handicap':>9} {'seat-games':>11} {'win rate':>9}")
-    for points, n, rate in table:
-        print(f"{points:>9g} {n:>11} {rate:>9.3f}")
+    try:
+        print(f"{'handicap':>9} {'seat-games':>11} {'win rate':>9}")
+        for points, n, rate in table:
+            print(f"{points:>9g} {n:>11} {rate:>9.3f}")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader went away ('| head'): stop quietly, with no second error as Python exits
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

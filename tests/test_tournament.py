@@ -435,6 +435,48 @@ def test_compare_runs_example_pairs_two_runs_deal_by_deal(capsys: pytest.Capture
     assert "line 7: not a game written by --games-out" in capsys.readouterr().err
 
 
+def test_the_examples_stop_quietly_when_their_reader_goes_away(capsys: pytest.CaptureFixture[str],
+                                                                tmp_path: Path) -> None:
+    # as after '| head': the reading end of the pipe is closed before they write. No
+    # BrokenPipeError traceback, exit 0
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "games.jsonl"
+    assert main([*BASE, "--seats", "greedy,random,random", "--games-out", str(path)]) == 0
+    capsys.readouterr()
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    for script, args in (("compare_runs.py", [str(path), str(path)]), ("handicap.py", [str(path), "0", "10"])):
+        read, write = os.pipe()
+        os.close(read)
+        try:
+            done = subprocess.run([sys.executable, str(examples / script), *args], stdout=write,
+                                  stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+        finally:
+            os.close(write)
+        assert (done.returncode, done.stderr) == (0, ""), script
+
+
+def test_a_games_out_file_is_read_back_checked(tmp_path: Path) -> None:
+    from shanghai.tournament.report import read_game_records
+
+    path = tmp_path / "games.jsonl"
+    assert main([*BASE, "--seats", "greedy,random,random", "--games-out", str(path)]) == 0
+    lines = path.read_text().splitlines()
+    games = read_game_records(["", *lines, "  "], "g.jsonl")
+    assert [(g["deal"], g["rotation"]) for g in games] == [(d, r) for d in range(2) for r in range(3)]
+    with pytest.raises(ValueError, match=r"g.jsonl, line 7: deal 0 rotation 0 is there twice"):
+        read_game_records([*lines, lines[0]], "g.jsonl")
+    broken = json.loads(lines[1])
+    broken["seats"][2]["round_points"].pop()
+    with pytest.raises(ValueError, match=r"line 2: not a game .* different numbers of rounds"):
+        read_game_records([lines[0], json.dumps(broken)], "g.jsonl")
+    del broken["seats"][0]["player"]
+    with pytest.raises(ValueError, match=r"line 1: not a game written by --games-out \('player'\)"):
+        read_game_records([json.dumps(broken)])
+
+
 def test_clairvoyant_example_without_a_peek_plays_the_tournaments_games(
         capsys: pytest.CaptureFixture[str]) -> None:
     # The README's bound on the 40% goal comes from examples/clairvoyant.py: with nothing to peek

@@ -7,7 +7,8 @@ Win rates use a Wilson interval over seat-games. Scores are penalty points: lowe
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import json
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from shanghai.rules import ManipulationRules
@@ -131,6 +132,46 @@ def game_records(result: TournamentResult) -> Iterator[dict[str, Any]]:
                 "win_share": _r(s.win_share),
             } for s in game.seats],
         }
+
+
+def read_game_records(lines: Iterable[str], name: str = "file") -> list[dict[str, Any]]:
+    """The games of a ``--games-out`` file, checked: the reader for what :func:`game_records` writes.
+
+    Blank lines are skipped. A line that is not such a game, or a (deal, rotation) written twice,
+    raises ``ValueError`` naming ``name`` and the line.
+
+    >>> line = ('{"deal": 0, "rotation": 0, "seed": 7, "seats": [{"seat": 0, "entrant": 0, '
+    ...         '"player": "greedy", "score": 5, "round_points": [5], "win_share": 1.0}]}')
+    >>> [g["seed"] for g in read_game_records([line, ""])]
+    [7]
+    >>> read_game_records(['{"deal": 0}'], "a.jsonl")
+    Traceback (most recent call last):
+    ...
+    ValueError: a.jsonl, line 1: not a game written by --games-out ('rotation')
+    """
+    games: list[dict[str, Any]] = []
+    seen: set[tuple[int, int]] = set()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            key = (int(record["deal"]), int(record["rotation"]))
+            int(record["seed"])
+            rounds = set()
+            for seat in record["seats"]:
+                int(seat["seat"]), int(seat["entrant"]), str(seat["player"])
+                float(seat["score"]), float(seat["win_share"])
+                rounds.add(len([float(p) for p in seat["round_points"]]))
+            if len(rounds) != 1:
+                raise ValueError("no seats, or seats that played different numbers of rounds")
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{name}, line {number}: not a game written by --games-out ({exc})") from exc
+        if key in seen:
+            raise ValueError(f"{name}, line {number}: deal {key[0]} rotation {key[1]} is there twice")
+        seen.add(key)
+        games.append(record)
+    return games
 
 
 def _fmt_ci(ci: list[float] | None, digits: int = 1) -> str:
