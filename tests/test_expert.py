@@ -105,7 +105,7 @@ def test_decides_from_the_view_only() -> None:
 
 
 # -- situations built by hand --------------------------------------------------------------------
-# The rule-based expert (level "hard"); the default expert plays by lookahead (tests/test_lookahead.py).
+# The rule-based expert (the default; ``lookahead=True`` is tested in tests/test_lookahead.py).
 RULE_BASED = ExpertSettings(lookahead=False)
 
 

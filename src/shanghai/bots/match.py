@@ -85,8 +85,6 @@ def play_game(rules: AnyRules, players: int, seed: int, *, seats: Sequence[AnyPl
     return game
 
 
-
-
 def _play_manipulation(rules: ManipulationRules, players: int, seed: int,
                        seats: Sequence[AnyPlayer] | None, max_actions: int) -> ManipulationGame:
     game = ManipulationGame.new(rules, players, seed)
