@@ -19,10 +19,10 @@ its cards. Both files must hold the same deals, rotations and game seeds.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
+from shanghai.cli.common import stdout_gone
 from shanghai.tournament.report import read_game_records
 from shanghai.tournament.stats import PairedDifference, paired_difference
 
@@ -113,8 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:>15} {d.mean:+9.3f} {ci}")
         sys.stdout.flush()
     except BrokenPipeError:
-        # the reader went away ('| head'): stop quietly, with no second error as Python exits
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        stdout_gone()  # the reader went away ('| head'): stop quietly
     return 0
 
 

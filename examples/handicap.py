@@ -17,10 +17,10 @@ independent.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
+from shanghai.cli.common import stdout_gone
 from shanghai.tournament.report import read_game_records
 from shanghai.tournament.stats import handicap_win_share
 
@@ -59,8 +59,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{points:>9g} {n:>11} {rate:>9.3f}")
         sys.stdout.flush()
     except BrokenPipeError:
-        # the reader went away ('| head'): stop quietly, with no second error as Python exits
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        stdout_gone()  # the reader went away ('| head'): stop quietly
     return 0
 
 

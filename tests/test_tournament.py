@@ -438,7 +438,7 @@ def test_compare_runs_example_pairs_two_runs_deal_by_deal(capsys: pytest.Capture
 def test_the_examples_stop_quietly_when_their_reader_goes_away(capsys: pytest.CaptureFixture[str],
                                                                 tmp_path: Path) -> None:
     # as after '| head': the reading end of the pipe is closed before they write. No
-    # BrokenPipeError traceback, exit 0
+    # BrokenPipeError traceback, exit 0 (cli.common.stdout_gone, shared with the command line)
     import os
     import subprocess
     import sys
@@ -447,15 +447,17 @@ def test_the_examples_stop_quietly_when_their_reader_goes_away(capsys: pytest.Ca
     assert main([*BASE, "--seats", "greedy,random,random", "--games-out", str(path)]) == 0
     capsys.readouterr()
     examples = Path(__file__).resolve().parent.parent / "examples"
-    for script, args in (("compare_runs.py", [str(path), str(path)]), ("handicap.py", [str(path), "0", "10"])):
+    for command in ([sys.executable, str(examples / "compare_runs.py"), str(path), str(path)],
+                    [sys.executable, str(examples / "handicap.py"), str(path), "0", "10"],
+                    [str(Path(sys.executable).parent / "shanghai"), "rules", "isra"]):  # the command line
         read, write = os.pipe()
         os.close(read)
         try:
-            done = subprocess.run([sys.executable, str(examples / script), *args], stdout=write,
-                                  stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+            done = subprocess.run(command, stdout=write, stderr=subprocess.PIPE, text=True, timeout=60,
+                                  check=False)
         finally:
             os.close(write)
-        assert (done.returncode, done.stderr) == (0, ""), script
+        assert (done.returncode, done.stderr) == (0, ""), command
 
 
 def test_a_games_out_file_is_read_back_checked(tmp_path: Path) -> None:

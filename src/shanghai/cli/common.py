@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterable, Sequence
 
 from shanghai.cards import Card, parse_cards
@@ -21,6 +23,16 @@ class CliError(Exception):
         super().__init__(message)
         self.message = message
         self.code = code
+
+
+def stdout_gone() -> None:
+    """After a ``BrokenPipeError``: the reader of standard output went away (``| head``). Point
+    standard output at the null device, so that Python's flush at exit raises no second error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def split_options(options: Iterable[str] | None) -> list[str]:

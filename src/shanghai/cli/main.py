@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
 
 import shanghai
-from shanghai.cli.common import EXIT_OK, EXIT_USAGE, CliError, load_rules
+from shanghai.cli.common import EXIT_OK, EXIT_USAGE, CliError, load_rules, stdout_gone
 from shanghai.cli.describe import describe
 from shanghai.cli.judge import add_judge_parser, run_judge
 from shanghai.cli.replay import add_replay_parser, run_replay
@@ -198,12 +197,7 @@ def _guarded(run: Callable[[], int]) -> int:
         _error("interrupted")
         return 130
     except BrokenPipeError:
-        # The reader went away (e.g. '| head'): stop quietly, without a second error at exit.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
+        stdout_gone()  # the reader went away (e.g. '| head'): stop quietly
         return EXIT_OK
 
 
