@@ -87,9 +87,10 @@ def test_search_plays_the_same_game_on_every_python() -> None:
     # --seed 2001`: Python 3.12's compensated sum() of floats had changed this game's decisions
     # (these are the points it gives on 3.11, 3.12 and 3.13, checked when the expert stopped
     # counting a spare card that plays as worth 10; with sum() instead of left_sum, 3.12 had
-    # once played round 2 otherwise).
+    # once played round 2 otherwise). The search also searches SET RUN RUN here (``whole_hand``), as
+    # it did when these points were checked.
     n, rotation = 4, 1
-    specs = ("search", "expert", "expert", "expert")
+    specs = ("search:whole_hand=true", "expert", "expert", "expert")
     players = [make_player(specs[entrant_at(seat, rotation, n)], tournament_seat_seed(2001, 0, seat))
                for seat in range(n)]
     game = play_game(preset("isra"), n, deal_seed(2001, 0), seats=players)
@@ -183,3 +184,32 @@ def test_buys_follow_the_policy_unless_searched() -> None:
     assert found is not None and found.seat is not None
     assert candidates(found, Pass(found.seat), 3) == [Pass(found.seat)]
     assert set(candidates(found, Pass(found.seat), 3, search_buys=True)) == {Buy(found.seat), Pass(found.seat)}
+
+
+
+def _searched_decisions(rules: Rules, whole_hand: bool) -> int:
+    """How many of seat 0's decisions the search player searched in 40 turns against experts."""
+    from shanghai.bots.expert import ExpertPlayer
+
+    player = SearchPlayer(seed=4, iterations=4, rollout=ExpertPlayer, whole_hand=whole_hand)
+    experts = [ExpertPlayer(s) for s in range(4)]
+    game = Game.new(rules, 4, 11)
+    count = 0
+    while not game.is_over and game.turns_taken < 40:
+        seat = game.to_act()[0]
+        if seat == 0:
+            game.apply(player.choose(view(game, seat)))
+            count += player.last_iterations > 0
+        else:
+            game.apply(experts[seat].choose(view(game, seat)))
+    return count
+
+
+def test_where_the_contract_takes_the_whole_hand_the_search_can_be_left_to_the_policy() -> None:
+    """``whole_hand=False``: in SET RUN RUN (11 cards of 11; 000: "you may have completed SET RUN RUN
+    in your hand, but not be able to go down if you still only have 11 cards") the player makes its
+    policy's choices and searches nothing; in the other rounds it searches as before."""
+    set_run_run, set_set_run = _short("isra", slice(5, 6)), _short("isra", slice(4, 5))
+    assert _searched_decisions(set_run_run, whole_hand=True) > 0
+    assert _searched_decisions(set_run_run, whole_hand=False) == 0
+    assert _searched_decisions(set_set_run, whole_hand=False) > 0

@@ -208,6 +208,7 @@ SEARCH_SETTINGS: dict[str, Any] = {
     "paired": True,             # the root's candidates on the same determinizations
     "confidence": 1.0,          # standard errors needed to leave the policy's choice
     "search_buys": False,       # search buy-or-pass too
+    "whole_hand": False,        # search where the contract takes the whole hand too (SET RUN RUN)
 }
 SEARCH_ROLLOUTS: dict[str, PolicyFactory] = {"expert": ExpertPlayer, "greedy": greedy_policy}
 # Settings with a range narrower than "not negative": (lowest, highest); the iterations are
