@@ -17,8 +17,9 @@ a tournament can set budgets against each other). Levels (what a person picks at
   found (before its suicide buys), it was not shown different (+3.2 [-1.3, +7.6] points a game,
   23.6% wins of 2,000 games, seed 210001), nor against the expert with its suicide buys (-2.2
   [-6.8, +2.3] points a game, 24.7% wins of 2,000 games, seed 1300001), nor against the expert as
-  it is now (+3.0 [-1.8, +7.7], 24.3% wins of 2,000 games, seed 2500001; but +4.8 ± 2.3 points in
-  SET RUN RUN, where the expert no longer makes the suicide buy). It stays the top level:
+  it was before leaving SET RUN RUN to the expert (+3.0 [-1.8, +7.7], 24.3% wins of 2,000 games,
+  seed 2500001; but +4.8 ± 2.3 points in SET RUN RUN, where it now plays the expert's moves), nor
+  as it is now (+1.9 [-2.6, +6.4], 25.7% wins of 2,000 games, seed 2650001). It stays the top level:
   it is not weaker, and a person waits at most a fraction of a second for it. In manipulation
   rummy, which the search player does not play, ``expert`` is that game's expert.
 
