@@ -117,6 +117,7 @@ def drag(page: Page, source: Any, target: Any, dropped: Callable[[], bool]) -> N
             return
         except PlaywrightTimeout:
             page.mouse.up()
+            page.wait_for_timeout(500)  # a drop the page did take may still be on its way to the server
             if attempt == 2 or dropped():
                 raise
 
@@ -169,7 +170,7 @@ def step(page: Page, *, buy: bool = False, used: Counter[str] | None = None) -> 
         dragged = page.locator(f"#hand button.card[data-card='{card}']").first
         if count["layoff"] % 2 == 0:
             drag(page, dragged, page.locator(f".meld[data-meld-id='{meld}']"),  # drag and drop
-                 lambda: version(page) != snap["version"])
+                 lambda: version(page) != snap["version"] or page.locator("#scores[open]").count() > 0)
         else:
             dragged.click()  # the click alternative: select, then click the meld
             page.click(f".meld[data-meld-id='{meld}']")
