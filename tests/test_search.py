@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from shanghai.bots.expert import ExpertPlayer
 from shanghai.bots.greedy import GreedyPlayer
 from shanghai.bots.match import play_game
 from shanghai.bots.registry import make_player
@@ -186,11 +187,8 @@ def test_buys_follow_the_policy_unless_searched() -> None:
     assert set(candidates(found, Pass(found.seat), 3, search_buys=True)) == {Buy(found.seat), Pass(found.seat)}
 
 
-
 def _searched_decisions(rules: Rules, whole_hand: bool) -> int:
     """How many of seat 0's decisions the search player searched in 40 turns against experts."""
-    from shanghai.bots.expert import ExpertPlayer
-
     player = SearchPlayer(seed=4, iterations=4, rollout=ExpertPlayer, whole_hand=whole_hand)
     experts = [ExpertPlayer(s) for s in range(4)]
     game = Game.new(rules, 4, 11)
