@@ -82,8 +82,9 @@ deals), and an evaluation fitted anew on 275,000 (state, seat) samples of expert
 round, with the opponents' hand sizes (within-round R^2 0.18 to 0.30 instead of -0.03 to 0.20):
 -10.6 ± 5.4 against -10.7 ± 6.1, and in SET RUN RUN (100 other deals) -3.4 ± 7.9 points a round
 against the search as it is. With the anchor at two standard errors, 32 iterations against 8 in
-RUN RUN RUN alone on the same 500 fresh deals (2,000 games, seed 9100001): its points -0.0 [-1.3,
-+1.3] a round, its share of the rounds won -1.5 [-2.6, -0.3] points, at seven times the time.
+RUN RUN RUN alone on 500 fresh deals, the same for both (2,000 games, seed 9100001): its points
+-0.0 [-1.3, +1.3] a round, its share of the rounds won -1.5 [-2.6, -0.3] points, at seven times
+the time.
 
 Budget: ``iterations`` (deterministic: the same seed and view give the same action; tournaments
 use this; with ``paired`` it is rounded up to whole batches of the root's candidates) or, when
