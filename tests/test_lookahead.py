@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from helpers import card, new_game
 from shanghai.bots.expert import ExpertPlayer, ExpertSettings
-from shanghai.bots.greedy import GreedyPlayer, _best_run
+from shanghai.bots.greedy import GreedyPlayer, _best_run, contract_progress
 from shanghai.bots.lookahead import LookaheadPlayer, Pool, time_to_meet, times
 from shanghai.cards import JOKER, parse_cards
 from shanghai.engine.actions import Action, Buy, Discard, DrawStock, Pass, TakeDiscard
@@ -150,4 +150,51 @@ def test_greedy_best_run_equals_the_reference() -> None:
         for c in list(counts):
             if rng.random() < 0.1:
                 counts[c] = 0
-        assert _best_run(counts, size) == _best_run_reference(counts, size)
+        masks = [0, 0, 0, 0]  # what contract_progress keeps: each suit's ranks in hand as bits
+        for c, n in counts.items():
+            if n > 0:
+                masks[c >> 4] |= 1 << (c & 15)
+        assert _best_run(masks, size) == _best_run_reference(counts, size)
+
+
+# -- greedy's contract progress (made faster, and remembered) equals the plain definition ----------
+def _best_set_reference(counts: dict[int, int], size: int) -> list[int]:
+    best: list[int] = []
+    for rank in range(1, 14):
+        cards = [c for c, n in counts.items() if c & 15 == rank for _ in range(n)][:size]
+        if len(cards) > len(best):
+            best = cards
+    return best
+
+
+def _progress_reference(hand: list[int], sets: tuple[int, ...], runs: tuple[int, ...]) -> int:
+    """Fill the contract's melds one at a time, each with the candidate covering most free cards
+    (the first slot on ties), then let the jokers fill what is still missing."""
+    counts: dict[int, int] = {}
+    for c in hand:
+        if c != JOKER:
+            counts[c] = counts.get(c, 0) + 1
+    slots = [("set", s) for s in sets] + [("run", r) for r in runs]
+    covered = missing = 0
+    while slots:
+        options = [(_best_set_reference(counts, n) if kind == "set" else _best_run_reference(counts, n)[1])
+                   for kind, n in slots]
+        i = max(range(len(slots)), key=lambda k: (len(options[k]), -k))
+        for c in options[i]:
+            counts[c] -= 1
+        covered += len(options[i])
+        missing += slots[i][1] - len(options[i])
+        del slots[i]
+    return covered + min(hand.count(JOKER), missing)
+
+
+def test_greedy_contract_progress_equals_the_reference() -> None:
+    rng = random.Random(5)
+    contracts = [((3, 3), ()), ((3,), (4,)), ((), (4, 4)), ((3, 3, 3), ()), ((3, 3), (4,)), ((3,), (4, 4)),
+                 ((), (4, 4, 4)), ((3,), (7,)), ((3, 3, 3), (5,)), ((), (5, 5, 5))]
+    for _ in range(4000):
+        sets, runs = rng.choice(contracts)
+        hand = [rng.choice(NATURALS) if rng.random() < 0.93 else JOKER for _ in range(rng.randint(0, 16))]
+        want = _progress_reference(hand, sets, runs)
+        assert contract_progress(hand, sets, runs) == want
+        assert contract_progress(tuple(hand), list(sets), list(runs)) == want  # any sequences

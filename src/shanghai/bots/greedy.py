@@ -88,25 +88,35 @@ def contract_progress(hand: Sequence[int], sets: Sequence[int], runs: Sequence[i
     """
     wild_set = set(wilds)
     counts: dict[int, int] = {}
+    masks = [0, 0, 0, 0]  # each suit's ranks still free (bit r), kept with ``counts``
     n_wild = 0
     for c in hand:
         if c in wild_set:
             n_wild += 1
         else:
             counts[c] = counts.get(c, 0) + 1
-    slots: list[tuple[str, int]] = [("set", s) for s in sets] + [("run", r) for r in runs]
+            if c < 64:
+                masks[c >> 4] |= 1 << (c & 15)
+    slots: list[tuple[bool, int]] = [(False, s) for s in sets] + [(True, r) for r in runs]
     covered_total = 0
     missing = 0
     while slots:
         best: tuple[int, int, list[int]] | None = None  # (covered, slot index, cards used)
-        for i, (kind, size) in enumerate(slots):
-            cand = _best_set(counts, size) if kind == "set" else _best_run(counts, size)
+        seen: dict[tuple[bool, int], tuple[int, list[int]]] = {}  # slots of one kind and size agree
+        for i, slot in enumerate(slots):
+            cand = seen.get(slot)
+            if cand is None:
+                is_run, size = slot
+                cand = seen[slot] = _best_run(masks, size) if is_run else _best_set(counts, size)
             if best is None or cand[0] > best[0]:
                 best = (cand[0], i, cand[1])
         assert best is not None
         covered, i, used = best
         for c in used:
-            counts[c] -= 1
+            left = counts[c] - 1
+            counts[c] = left
+            if not left and c < 64:
+                masks[c >> 4] &= ~(1 << (c & 15))
         covered_total += covered
         missing += slots[i][1] - covered
         del slots[i]
@@ -152,18 +162,15 @@ def _best_window(mask: int, size: int) -> tuple[int, int]:
     return best
 
 
-def _best_run(counts: dict[int, int], size: int) -> tuple[int, list[int]]:
+def _best_run(free: list[int], size: int) -> tuple[int, list[int]]:
     """The window of ``size`` ranks of one suit holding most distinct cards (the first found,
-    suits in order, lowest window first) and those cards, lowest rank first."""
-    masks = [0, 0, 0, 0]
-    for c, n in counts.items():
-        if n > 0 and c < 64:
-            masks[c >> 4] |= 1 << (c & 15)
+    suits in order, lowest window first) and those cards, lowest rank first; ``free`` holds each
+    suit's ranks in hand as bits."""
     best_n = 0
     best_suit = 0
     best_bits = 0
     for suit in range(4):
-        mask = masks[suit]
+        mask = free[suit]
         if not mask:
             continue
         if mask & 2:
