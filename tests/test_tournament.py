@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -498,3 +499,23 @@ def test_clairvoyant_example_without_a_peek_plays_the_tournaments_games(
     assert "peek all: 4 games" in capsys.readouterr().out
     assert example.main(["--games", "6"]) == 2  # type: ignore[attr-defined]
     assert "--games must be a positive multiple of 4, not 6" in capsys.readouterr().err
+
+
+def test_teacher_example_plays_the_tournaments_expert_games_and_a_legal_search(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # The README's search-as-teacher screen comes from examples/teacher.py: its expert games must be
+    # the tournament's (expert against three greedy, the same round and seed), game for game.
+    assert main(["tournament", "--rules", "isra", "--seats", "expert,greedy,greedy,greedy", "--rounds", "4",
+                 "--games", "4", "--seed", "4700001", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    expert = next(p for p in report["players"] if p["seat_spec"] == "expert")
+    example = _example("teacher")
+    assert example.main(["--round", "4", "--games", "4", "--seed", "4700001"]) == 0  # type: ignore[attr-defined]
+    out = capsys.readouterr().out
+    assert f"its own points {expert['mean_score']:.2f}," in out
+    # the search's games ran to the end (the engine raises on an illegal action) and were counted
+    searched = re.search(r"left the expert's choice in (\d+) of its (\d+) searched decisions", out)
+    assert searched is not None and 0 <= int(searched[1]) <= int(searched[2]) and int(searched[2]) > 0
+    assert example.main(["--round", "8", "--games", "6"]) == 2  # type: ignore[attr-defined]
+    err = capsys.readouterr().err
+    assert "--round must be 1 to 7, not 8" in err and "--games must be a positive multiple of 4, not 6" in err
