@@ -157,7 +157,7 @@ def test_greedy_best_run_equals_the_reference() -> None:
         assert _best_run(masks, size) == _best_run_reference(counts, size)
 
 
-# -- greedy's contract progress (made faster, and remembered) equals the plain definition ----------
+# -- greedy's contract progress (made faster) equals the plain definition ------------------------
 def _best_set_reference(counts: dict[int, int], size: int) -> list[int]:
     best: list[int] = []
     for rank in range(1, 14):
