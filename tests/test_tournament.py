@@ -360,6 +360,7 @@ def _example(name: str = "handicap") -> object:
     spec = importlib.util.spec_from_file_location(f"{name}_example", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
@@ -383,6 +384,39 @@ def test_handicap_example_reads_games_out(capsys: pytest.CaptureFixture[str], tm
     bad.write_text('{"deal": 0}\n')
     assert example.main([str(bad), "10"]) == 2  # type: ignore[attr-defined]
     assert "line 1: not a game written by --games-out" in capsys.readouterr().err
+
+
+def test_caught_example_counts_rounds_not_gone_down(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # The README's "who gets caught" figures come from examples/caught.py: per player, the share of
+    # its rounds it never went down in, and its win rate by how many of the named rounds that was
+    path = tmp_path / "games.jsonl"
+    assert main([*BASE, "--seats", "greedy,random,random", "--games-out", str(path)]) == 0
+    capsys.readouterr()
+    example = _example("caught")
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    stats = example.count_catches(records, [2, 3])  # type: ignore[attr-defined]
+    seats = [s for g in records for s in g["seats"] if s["player"] == "random"]
+    assert stats["random"].games == len(seats) == 12
+    for r in range(3):
+        assert stats["random"].caught[r] == sum(not s["went_down"][r] for s in seats)
+        assert stats["random"].points[r] == sum(s["round_points"][r] for s in seats)
+    by = stats["random"].by_caught
+    assert sum(n for n, _ in by.values()) == 12
+    assert by[2][0] == sum(1 for s in seats if not s["went_down"][1] and not s["went_down"][2])
+    assert sum(w for _, w in by.values()) + sum(w for _, w in stats["greedy"].by_caught.values()) == 6
+    assert example.main([str(path)]) == 0  # type: ignore[attr-defined]
+    out = capsys.readouterr().out
+    assert "greedy: 6 seat-games" in out and "caught in rounds 1,2,3" in out  # the last three
+    assert example.main([str(path), "--rounds", "4"]) == 2  # type: ignore[attr-defined]
+    assert "these rules have rounds 1 to 3, not 4" in capsys.readouterr().err
+    old = records[0]
+    del old["seats"][0]["went_down"]
+    path.write_text(json.dumps(old) + "\n")
+    assert example.main([str(path)]) == 2  # type: ignore[attr-defined]
+    assert "does not say which rounds each seat went down in" in capsys.readouterr().err
+    path.write_text("")
+    assert example.main([str(path)]) == 2  # type: ignore[attr-defined]
+    assert "no games in the file" in capsys.readouterr().err
 
 
 def test_compare_runs_example_pairs_two_runs_deal_by_deal(capsys: pytest.CaptureFixture[str],
@@ -450,6 +484,7 @@ def test_the_examples_stop_quietly_when_their_reader_goes_away(capsys: pytest.Ca
     examples = Path(__file__).resolve().parent.parent / "examples"
     for command in ([sys.executable, str(examples / "compare_runs.py"), str(path), str(path)],
                     [sys.executable, str(examples / "handicap.py"), str(path), "0", "10"],
+                    [sys.executable, str(examples / "caught.py"), str(path)],
                     [str(Path(sys.executable).parent / "shanghai"), "rules", "isra"]):  # the command line
         read, write = os.pipe()
         os.close(read)
