@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from shanghai.cli.common import CliError, stdout_gone
+from shanghai.cli.common import CliError, print_out
 from shanghai.cli.tournament import parse_rounds
 from shanghai.tournament.report import read_game_records
 
@@ -113,11 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, CliError) as exc:
         print(f"caught: {exc}", file=sys.stderr)
         return 2
-    try:
-        print(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        stdout_gone()  # the reader went away ('| head'): stop quietly
+    print_out(text)
     return 0
 
 

@@ -22,7 +22,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from shanghai.cli.common import stdout_gone
+from shanghai.cli.common import print_out
 from shanghai.tournament.report import read_game_records
 from shanghai.tournament.stats import PairedDifference, paired_difference
 
@@ -106,14 +106,11 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"compare_runs: {exc}", file=sys.stderr)
         return 2
-    try:
-        print(f"entrant {args.entrant}, A minus B, per deal ({rows[0][1].n} deals), 95% interval")
-        for name, d in rows:
-            ci = "" if d.ci is None else f"[{d.ci[0]:+.3f}, {d.ci[1]:+.3f}]"
-            print(f"{name:>15} {d.mean:+9.3f} {ci}")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        stdout_gone()  # the reader went away ('| head'): stop quietly
+    lines = [f"entrant {args.entrant}, A minus B, per deal ({rows[0][1].n} deals), 95% interval"]
+    for name, d in rows:
+        ci = "" if d.ci is None else f"[{d.ci[0]:+.3f}, {d.ci[1]:+.3f}]"
+        lines.append(f"{name:>15} {d.mean:+9.3f} {ci}")
+    print_out("\n".join(lines))
     return 0
 
 

@@ -20,7 +20,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from shanghai.cli.common import stdout_gone
+from shanghai.cli.common import print_out
 from shanghai.tournament.report import read_game_records
 from shanghai.tournament.stats import handicap_win_share
 
@@ -53,13 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"handicap: {exc}", file=sys.stderr)
         return 2
-    try:
-        print(f"{'handicap':>9} {'seat-games':>11} {'win rate':>9}")
-        for points, n, rate in table:
-            print(f"{points:>9g} {n:>11} {rate:>9.3f}")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        stdout_gone()  # the reader went away ('| head'): stop quietly
+    rows = [f"{'handicap':>9} {'seat-games':>11} {'win rate':>9}"]
+    rows += [f"{points:>9g} {n:>11} {rate:>9.3f}" for points, n, rate in table]
+    print_out("\n".join(rows))
     return 0
 
 

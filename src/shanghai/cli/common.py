@@ -35,6 +35,16 @@ def stdout_gone() -> None:
         pass
 
 
+def print_out(text: str) -> None:
+    """Print ``text`` to standard output and flush it; when the reader has gone away (``| head``),
+    stop quietly (:func:`stdout_gone`) instead of raising ``BrokenPipeError``."""
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        stdout_gone()
+
+
 def split_options(options: Iterable[str] | None) -> list[str]:
     """``--option a --option b,c`` -> ``["a", "b", "c"]``."""
     out: list[str] = []
