@@ -12,8 +12,8 @@ it was caught in::
 
 In isra a seat caught in none of rounds 5-7 wins about half of its games, one caught once an
 eighth to a fifth, twice about 2%, whoever plays it (README): being caught less often is worth
-far more wins than holding fewer points when caught. The rates are estimates with no interval: the rotations of
-one deal share its cards.
+far more wins than holding fewer points when caught. The rates are estimates with no interval:
+the rotations of one deal share its cards.
 """
 
 from __future__ import annotations
@@ -62,10 +62,10 @@ def count_catches(records: list[dict[str, Any]], rounds: list[int],
             if not isinstance(went_down, list) or len(went_down) != count:
                 raise ValueError(f"{name}: deal {record['deal']} rotation {record['rotation']} does not say "
                                  "which rounds each seat went down in (a file from an older version?)")
-            if rounds and max(rounds) > count:
-                raise ValueError(f"{name}: its games have {count} rounds, not {max(rounds)}")
             player = stats[str(seat["player"])]
-            if not player.caught:
+            if not player.caught:  # its first game: later ones must have as many rounds
+                if rounds and max(rounds) > count:
+                    raise ValueError(f"{name}: its games have {count} rounds, not {max(rounds)}")
                 player.caught, player.points = [0] * count, [0.0] * count
             elif len(player.caught) != count:
                 raise ValueError(f"{name}: games with {len(player.caught)} and {count} rounds")
