@@ -304,6 +304,24 @@ def test_buys_what_completes_a_meld() -> None:
     assert ExpertPlayer(1, RULE_BASED).choose(v) == Buy(0)
 
 
+def test_short_buy_limit_in_run_run_run() -> None:
+    # RUN RUN RUN (12 cards from 11) is played by greedy's rules, buys included: the hand holds 7
+    # cards toward the contract, JC makes 8, four short. Greedy's limit (3 short) passes;
+    # ``short_buy_missing=4`` (contracts that need more cards than the hand) buys.
+    hand = "3H 4H 5H 8C 9C KD QS 2S 7D 4S AD"
+    v = _view("isra", 7, Phase.BUY, hand, [Buy(0), Pass(0)], discard_top=card("JC"),
+              discard_live=True, turn=3)
+    assert ExpertPlayer(1, RULE_BASED).choose(v) == Pass(0)
+    assert GreedyPlayer(1).choose(v) == Pass(0)
+    eager = dataclasses.replace(RULE_BASED, short_buy_missing=4)
+    assert ExpertPlayer(1, eager).choose(v) == Buy(0)
+    assert GreedyPlayer(1, short_buy_missing=4).choose(v) == Buy(0)
+    # contracts that fit the hand (SET SET RUN 10 of 11, SET RUN RUN 11 of 11) keep greedy's limit
+    for round_number in (5, 6):
+        fits = _view("isra", round_number, Phase.BUY, hand, [])
+        assert GreedyPlayer(1, short_buy_missing=11)._buy_missing(fits) == 3
+
+
 def test_sheds_high_cards_once_down() -> None:
     hand = "KD 4S 9C"
     v = _view("isra", 1, Phase.PLAY, hand, _discards(hand), down=(True, False, False, False),

@@ -86,9 +86,9 @@ def _decision_view() -> PlayerView:
 def test_search_plays_the_same_game_on_every_python() -> None:
     # Deal 0, rotation 1 of `shanghai tournament --rules isra --seats search,expert,expert,expert
     # --seed 2001`: Python 3.12's compensated sum() of floats had changed this game's decisions
-    # (these are the points it gives on 3.11, 3.12 and 3.13, checked when the expert stopped
-    # counting a spare card that plays as worth 10; with sum() instead of left_sum, 3.12 had
-    # once played round 2 otherwise). The search also searches SET RUN RUN here (``whole_hand``) and
+    # (these are the points it gives on 3.11, 3.12 and 3.13, checked again when the expert began
+    # to buy up to 5 cards short in SET RUN RUN; with sum() instead of left_sum, 3.12 had once
+    # played round 2 otherwise). The search also searches SET RUN RUN here (``whole_hand``) and
     # leaves the expert's choice at one standard error, as it did when these points were checked.
     n, rotation = 4, 1
     specs = ("search:whole_hand=true:confidence=1", "expert", "expert", "expert")
@@ -97,7 +97,7 @@ def test_search_plays_the_same_game_on_every_python() -> None:
     game = play_game(preset("isra"), n, deal_seed(2001, 0), seats=players)
     assert [list(r.points) for r in game.round_results] == [
         [10, 5, 0, 25], [35, 10, 10, 0], [100, 10, 0, 10], [0, 45, 10, 5], [15, 10, 0, 10],
-        [0, 5, 90, 70], [10, 85, 0, 5]]
+        [30, 5, 0, 55], [0, 55, 100, 20]]
     assert left_sum([0.1] * 10) == 0.9999999999999999  # one by one, never compensated
 
 

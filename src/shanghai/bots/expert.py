@@ -93,9 +93,10 @@ The rules (the default; level ``hard``; the search player's rollouts):
   weighting run cards over set cards ("focus on your runs": SET SET RUN +1.7 and +2.2).
 * Buying: judged on the plain count of cards toward the contract (as greedy counts them; the
   outs-aware count made it buy too often): a card that adds to the hand and leaves it at most
-  ``buy_missing`` (3) cards short; never a card that helps nothing, never once down, never in
-  "Quiet 55". The late "suicide buy" (000: "SUICIDE BUY only when the other players on the bed
-  are down to one or two cards"): when an opponent who is down holds at most two cards
+  ``buy_missing`` (3) cards short (5 in SET RUN RUN, below); never a card that helps nothing,
+  never once down, never in "Quiet 55". The late "suicide buy" (000: "SUICIDE BUY only when the
+  other players on the bed are down to one or two cards"): when an opponent who is down holds at
+  most two cards
   (``suicide_cards``) and the hand is at most two cards short (``suicide_missing``), it buys the
   discard if it helps or costs at most 10 points, for the penalty cards; only in contracts of two
   or more sets (or of a set and more cards than a hand can go down with unbought) that do not take
@@ -149,10 +150,30 @@ The rules (the default; level ``hard``; the search player's rollouts):
   a game, its lead over greedy 1.7 ± 0.6 larger, 29.5% wins against 29.2%. Screened and not adopted
   (SET RUN RUN, 600 deals): buying any card with such an 11-card hand, for the penalty cards (+0.49
   ± 0.45 against three experts, -0.02 ± 0.25 against greedy: waiting for the 12th card may end the
-  round with a slam), and buying up to 4 or 5 cards short instead of 3 (``tight_buy_missing``: +0.4
-  ± 1.2 against experts; -1.0 ± 1.3 and -1.0 ± 1.4 against greedy on 300 deals); in RUN RUN RUN,
-  passing on a buy that would complete the contract of an 11-card hand, to wait for the slam (+1.4
-  ± 0.6 points a round against greedy, 600 deals).
+  round with a slam); in RUN RUN RUN, passing on a buy that would complete the contract of an
+  11-card hand, to wait for the slam (+1.4 ± 0.6 points a round against greedy, 600 deals).
+* Buying sooner where the contract takes the whole hand (``tight_buy_missing`` 5, isra's SET RUN
+  RUN; 3 until 2026-12-03, as greedy): a card that adds to the hand is bought while the hand stays
+  at most 5 cards short after it, where greedy waits until 3. Such a hand cannot go down with the
+  contract alone (see above), so the penalty cards are room, not only points. Single-round games
+  (``--rounds 6``, 4,000 games each, ``examples/compare_runs.py``; 5 minus 3, per deal): against
+  three greedy players, 1,000 deals (seed 11200001) its points -1.0 [-1.7, -0.2] a round, its lead
+  -1.2 [-2.1, -0.3], caught (never down) in 30.5% of the rounds instead of 32.5% (4: -0.5 and
+  30.9%; 6: as 5); checked on 1,000 fresh deals (seed 11300001): -0.6 [-1.3, +0.2], its lead -0.8
+  [-1.6, +0.1], caught 30.7% instead of 32.2%; against three experts (seed 11400001): -0.2 [-0.9,
+  +0.6], caught 32.1% instead of 33.1%. Earlier screens on 300 deals had given -1.0 ± 1.3 and
+  -1.0 ± 1.4 against greedy and +0.4 ± 1.2 against experts. Whole games against three greedy
+  players, 1,000 deals not used in choosing it (seed 5600001, the README's), 5 minus 3: its win
+  share +0.6 [+0.0, +1.2] percentage points (30.1% wins against 29.5%), its score -0.3 [-1.3,
+  +0.7] points a game, its lead -0.7 [-1.9, +0.5]; caught in round 6 in 32.5% of its games
+  instead of 33.4%.
+  The same in RUN RUN RUN (``short_buy_missing``, where buys otherwise follow greedy's rule; 3,
+  not adopted): one against three greedy players, single-round games, 1,000 deals (seed
+  11200001), 4 minus 3: caught in 34.3% of the rounds instead of 37.3%, but its points -0.7 [-2.1,
+  +0.7] a round, its lead -0.1 [-1.9, +1.6] and its share of the rounds won -0.9 [-2.0, +0.2]
+  percentage points: the penalty cards cost when it is caught (115 points instead of 110) and
+  spoil the slam (146 slams in 4,000 rounds instead of 225); 5 and 8 short: points -0.2 and +0.2,
+  rounds won -1.5 [-2.7, -0.4] and -1.9 [-3.1, -0.7] points.
 * Once down: lays off everything (naturals first, the costliest first; a freed or held wild on a
   run), replaces wilds when offered, and discards the costliest card that plays nowhere (aces,
   then faces), keeping cards "one away" from a table run and never feeding a player who is down.
@@ -240,7 +261,8 @@ class ExpertSettings:
     mistakes: float = 0.0         # chance of a plain random discard (for gentle levels)
     run_rule: bool = False        # in run-heavy rounds buy only to make a run
     danger_prior: float = 6.0     # feeding risk of a card nobody has shown an interest in
-    tight_buy_missing: int = 3    # ... in rounds whose contract needs a whole hand (or more)
+    tight_buy_missing: int = 5    # ... where the contract takes the whole hand or more (SET RUN RUN)
+    short_buy_missing: int = 3    # ... by greedy's rule where it needs more (RUN RUN RUN)
     player_bonus: float = 0.0     # a spare card that will play once down (table or own meld),
                                   # counted free of its points (more measured worse, below)
     slam_hold: bool = True        # hold the contract for a slam where the rules pay a bonus
@@ -417,7 +439,8 @@ class ExpertPlayer:
     def __init__(self, seed: int | None = None, settings: ExpertSettings | None = None) -> None:
         self.rng = random.Random(seed)
         self.settings = settings or ExpertSettings()
-        self._greedy = GreedyPlayer(seed, points_first=self.settings.points_first)
+        self._greedy = GreedyPlayer(seed, points_first=self.settings.points_first,
+                                    short_buy_missing=self.settings.short_buy_missing)
         self._lookahead = LookaheadPlayer(seed)
 
     def choose(self, view: PlayerView) -> Action:

@@ -250,11 +250,14 @@ class GreedyPlayer:
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None, *, points_first: bool = False) -> None:
+    def __init__(self, seed: int | None = None, *, points_first: bool = False,
+                 short_buy_missing: int = BUY_MISSING) -> None:
         self.rng = random.Random(seed)
         # among discards that cost the same progress: shed the most points before keeping partners
         # (the expert's rule in the rounds it plays by greedy's; greedy itself keeps partners first)
         self.points_first = points_first
+        # a buy's limit where the contract needs more cards than the hand (the expert's setting)
+        self.short_buy_missing = short_buy_missing
 
     # -- what the view says about the rules (the rules in force, house rules included) -----------
     def _points(self, view: PlayerView, card: int) -> int:
@@ -330,6 +333,8 @@ class GreedyPlayer:
 
     def _buy_missing(self, view: PlayerView) -> int:
         """A buy must leave the hand at most this many cards short of the contract."""
+        if self._contract_size(view) > view.rules.hand_size:
+            return self.short_buy_missing
         return BUY_MISSING
 
     def _shanghai(self, view: PlayerView) -> Action:
