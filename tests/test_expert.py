@@ -304,6 +304,23 @@ def test_buys_what_completes_a_meld() -> None:
     assert ExpertPlayer(1, RULE_BASED).choose(v) == Buy(0)
 
 
+def test_buys_sooner_where_the_contract_takes_the_whole_hand() -> None:
+    # SET RUN RUN takes all 11 cards, and 000 warns "you may have completed SET RUN RUN in your
+    # hand, but not be able to go down if you still only have 11 cards ... May be a good reason to
+    # make your first BUY earlier in the round". Measured (the expert's docstring): buying while the
+    # hand stays at most 5 short, not greedy's 3, is caught less. The hand holds 5 cards toward the
+    # contract (3H 4H, 8C 9C and one more), 10C makes 6: five short after the buy.
+    hand = "3H 4H 8C 9C KD QS 2S 7D 5S AD JH"
+    v = _view("isra", 6, Phase.BUY, hand, [Buy(0), Pass(0)], discard_top=card("10C"),
+              discard_live=True, turn=3)
+    action, reason = ExpertPlayer(1, RULE_BASED).decide(v)
+    assert action == Buy(0) and reason == "buy 10C: leaves you 5 short of going down", reason
+    assert ExpertPlayer(1, dataclasses.replace(RULE_BASED, tight_buy_missing=3)).choose(v) == Pass(0)
+    assert GreedyPlayer(1).choose(v) == Pass(0)
+    # a card that adds nothing is still not bought
+    assert ExpertPlayer(1, RULE_BASED).choose(dataclasses.replace(v, discard_top=card("10D"))) == Pass(0)
+
+
 def test_short_buy_limit_in_run_run_run() -> None:
     # RUN RUN RUN (12 cards from 11) is played by greedy's rules, buys included: the hand holds 7
     # cards toward the contract, JC makes 8, four short. Greedy's limit (3 short) passes;

@@ -96,8 +96,7 @@ The rules (the default; level ``hard``; the search player's rollouts):
   ``buy_missing`` (3) cards short (5 in SET RUN RUN, below); never a card that helps nothing,
   never once down, never in "Quiet 55". The late "suicide buy" (000: "SUICIDE BUY only when the
   other players on the bed are down to one or two cards"): when an opponent who is down holds at
-  most two cards
-  (``suicide_cards``) and the hand is at most two cards short (``suicide_missing``), it buys the
+  most two cards (``suicide_cards``) and the hand is at most two cards short (``suicide_missing``), it buys the
   discard if it helps or costs at most 10 points, for the penalty cards; only in contracts of two
   or more sets (or of a set and more cards than a hand can go down with unbought) that do not take
   the whole hand (isra's SET SET, SET SET SET, SET SET RUN: a set takes any of a rank's many
