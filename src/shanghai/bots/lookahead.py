@@ -124,8 +124,8 @@ class LookaheadPlayer(GreedyPlayer):
     name = "lookahead"
 
     def __init__(self, seed: int | None = None, settings: LookaheadSettings | None = None) -> None:
-        super().__init__(seed)
         self.settings = settings or LookaheadSettings()
+        super().__init__(seed, short_buy_missing=self.settings.short_buy_missing)
         # its own stream for the sampled draws, so ties and samples do not disturb each other
         self.draws_rng = random.Random(None if seed is None else seed ^ 0x5EED)
         self._reason = ""
@@ -215,8 +215,3 @@ class LookaheadPlayer(GreedyPlayer):
         else:
             self._reason = f"draw: {name} does not bring you down sooner than a card from the stock"
         return draw
-
-    def _buy_missing(self, view: PlayerView) -> int:
-        if _contract_fits_hand(view):
-            return super()._buy_missing(view)
-        return self.settings.short_buy_missing
