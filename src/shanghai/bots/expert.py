@@ -93,13 +93,13 @@ The rules (the default; level ``hard``; the search player's rollouts):
   weighting run cards over set cards ("focus on your runs": SET SET RUN +1.7 and +2.2).
 * Buying: judged on the plain count of cards toward the contract (as greedy counts them; the
   outs-aware count made it buy too often): a card that adds to the hand and leaves it at most
-  ``buy_missing`` (3) cards short (5 in SET RUN RUN, below); never a card that helps nothing,
-  never once down, never in "Quiet 55". The late "suicide buy" (000: "SUICIDE BUY only when the
-  other players on the bed are down to one or two cards"): when an opponent who is down holds at
-  most two cards (``suicide_cards``) and the hand is at most two cards short (``suicide_missing``), it buys the
-  discard if it helps or costs at most 10 points, for the penalty cards; only in contracts of two
-  or more sets (or of a set and more cards than a hand can go down with unbought) that do not take
-  the whole hand (isra's SET SET, SET SET SET, SET SET RUN: a set takes any of a rank's many
+  ``buy_missing`` (3) cards short (5 in SET RUN RUN, below); never a card that helps nothing, never
+  once down, never in "Quiet 55". The late "suicide buy" (000: "SUICIDE BUY only when the other
+  players on the bed are down to one or two cards"): when an opponent who is down holds at most two
+  cards (``suicide_cards``) and the hand is at most two cards short (``suicide_missing``), it buys
+  the discard if it helps or costs at most 10 points, for the penalty cards; only in contracts of
+  two or more sets (or of a set and more cards than a hand can go down with unbought) that do not
+  take the whole hand (isra's SET SET, SET SET SET, SET SET RUN: a set takes any of a rank's many
   copies, a run one card), there also where it otherwise buys by greedy's rule
   (``suicide_greedy``). Single-round games against three experts without it (300 deals,
   seed 1040001): SET SET SET -4.3 ± 1.9 points a round; one expert without it against three with
