@@ -4,6 +4,7 @@ Run with ``python benchmarks/bench_players.py [--rounds N] [--json FILE]`` (``ma
 Each player sits in seat 0 of ``isra`` games with three greedy players and every one of its
 decisions is timed (CPU time), including the trivial ones a player answers at once; the search
 player is timed with the fixed iteration budget it has by name (``make_player("search", ...)``).
+Then the same for manipulation rummy (4 players, the others its expert), hands instead of rounds.
 Prints the machine and Python it ran on.
 """
 
@@ -26,8 +27,9 @@ from bench import machine, percentile  # noqa: E402
 from shanghai.bots.match import seat_seed  # noqa: E402
 from shanghai.bots.registry import make_player  # noqa: E402
 from shanghai.engine import Game  # noqa: E402
+from shanghai.engine.manipulation import ManipulationGame, manipulation_view  # noqa: E402
 from shanghai.engine.view import view  # noqa: E402
-from shanghai.rules import preset  # noqa: E402
+from shanghai.rules import MANIPULATION, preset  # noqa: E402
 
 
 def time_decisions(spec: str, rounds: int, seed: int = 1) -> dict[str, Any]:
@@ -53,8 +55,34 @@ def time_decisions(spec: str, rounds: int, seed: int = 1) -> dict[str, Any]:
             done_rounds = len(game.round_results)
         played += max(done_rounds, 1)
         game_seed += 1
+    return _figures(spec, times, rounds=played)
+
+
+def time_manipulation(spec: str, hands: int, seed: int = 1) -> dict[str, Any]:
+    """Seat 0 is ``spec``, the others manipulation rummy's expert; play ``hands`` hands, timing seat 0."""
+    times: list[float] = []
+    played = 0
+    game_seed = seed
+    while played < hands:
+        game = ManipulationGame.new(MANIPULATION, 4, game_seed)
+        players = [make_player(spec if s == 0 else "expert", seat_seed(game_seed, s), MANIPULATION)
+                   for s in range(4)]
+        while not game.is_over and played + len(game.hand_results) < hands:
+            seat = game.turn
+            v = manipulation_view(game, seat)
+            start = time.process_time()
+            action = players[seat].choose(v)  # type: ignore[arg-type]
+            if seat == 0:
+                times.append(time.process_time() - start)
+            game.apply(action)
+        played += max(len(game.hand_results), 1)
+        game_seed += 1
+    return _figures(f"manipulation {spec}", times, hands=played)
+
+
+def _figures(name: str, times: list[float], **count: int) -> dict[str, Any]:
     ms = [t * 1000 for t in times]
-    return {"player": spec, "rounds": played, "decisions": len(ms), "median_ms": round(statistics.median(ms), 3),
+    return {"player": name, **count, "decisions": len(ms), "median_ms": round(statistics.median(ms), 3),
             "p90_ms": round(percentile(ms, 0.9), 3), "p99_ms": round(percentile(ms, 0.99), 3),
             "max_ms": round(max(ms), 3)}
 
@@ -63,6 +91,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7, help="rounds of isra per player (default 7: a game)")
     parser.add_argument("--search-rounds", type=int, default=2, help="rounds for the search player (default 2)")
+    parser.add_argument("--hands", type=int, default=6, help="hands of manipulation rummy per player (default 6)")
     parser.add_argument("--json", default=str(HERE / "results_players.json"), help="where to write the figures")
     args = parser.parse_args()
     info = machine()
@@ -74,6 +103,11 @@ def main() -> int:
         r = time_decisions(spec, rounds)
         results.append(r)
         print(f"[{spec}] {r['decisions']} decisions in {r['rounds']} rounds: median {r['median_ms']} ms, "
+              f"p90 {r['p90_ms']} ms, p99 {r['p99_ms']} ms, max {r['max_ms']} ms")
+    for spec in ("random", "greedy", "expert", "search"):
+        r = time_manipulation(spec, args.hands)
+        results.append(r)
+        print(f"[{r['player']}] {r['decisions']} decisions in {r['hands']} hands: median {r['median_ms']} ms, "
               f"p90 {r['p90_ms']} ms, p99 {r['p99_ms']} ms, max {r['max_ms']} ms")
     Path(args.json).write_text(json.dumps({"machine": info, "players": results}, indent=2) + "\n")
     print(f"figures written to {args.json}")

@@ -394,8 +394,7 @@ def test_registry_and_generic_entry_points() -> None:
     assert type(make_player("hard", 1, MANIPULATION)).__name__ == "ManipulationGreedy"
     assert type(make_player("medium", 1, MANIPULATION)).__name__ == "ManipulationExpert"
     assert type(make_player("easy", 1, MANIPULATION)).__name__ == "ManipulationRandom"
-    with pytest.raises(ValueError, match="search player does not play manipulation"):
-        make_player("search", 1, MANIPULATION)
+    assert type(make_player("search", 1, MANIPULATION)).__name__ == "ManipulationSearch"
     game = new_game(MANIPULATION, 3, seed=1)
     assert isinstance(game, ManipulationGame)
     assert view_of(game, 0).hand_counts == (10, 10, 10)
@@ -432,7 +431,8 @@ def test_simulate_tournament_and_replay_accept_the_preset(tmp_path: Path,
     assert report["game"] == "manipulation" and report["games"] == 3
     assert {p["seat_spec"] for p in report["players"]} == {"expert", "greedy", "random"}
     assert all("out_rate" in p for p in report["players"])
-    assert main(["tournament", "--rules", "manipulation", "--seats", "search,greedy,random"]) == 2
+    assert main(["tournament", "--rules", "manipulation", "--seats", "search:top_k=2,greedy,random"]) == 2
+    assert "search has no setting 'top_k'" in capsys.readouterr().err
 
 
 def test_the_plain_text_game(tmp_path: Path) -> None:

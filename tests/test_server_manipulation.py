@@ -310,14 +310,17 @@ def test_computer_players_and_a_stand_in_play_a_game_through_a_killed_server(
     srv = server(bot_pause=0.0, standin_seconds=0.0)
     created = srv.create(name="Ann", rules=RULES, seats=["human", "easy", "expert"], seed=11)
     status, out = srv.http("POST", "/api/tables", {"name": "Ann", "rules": "manipulation",
-                                                   "seats": ["human", "search", "greedy"]})
-    assert status == 400 and out["error"] == "bad-level"  # the search player does not play this game
+                                                   "seats": ["human", "nobody", "greedy"]})
+    assert status == 400 and out["error"] == "bad-level"
+    status, info = srv.http("GET", "/api")
+    other = next(g for g in info["presets"] if g["name"] == "manipulation")
+    assert {"easy", "medium", "hard", "expert", "search"} <= set(other["levels"])
     token = created["token"]
 
     async def phase_one() -> int:
         ann = await Client.open(srv, "Ann", {"token": token})
         assert ann.state()["table"]["seats"][2]["level"] == "expert"
-        assert (await ann.request({"type": "add_bot", "level": "search"}))["code"] == "bad-level"
+        assert (await ann.request({"type": "add_bot", "level": "search:64"}))["code"] == "bad-level"
         await ann.request({"type": "start"})
         await ann.close()  # Ann goes away: a computer player stands in at once (standin_seconds 0)
         watcher = await Client.open(srv, "watcher", {"invite": created["invite"]})

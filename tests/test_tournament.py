@@ -294,7 +294,7 @@ def test_games_rounded_up_with_a_note(capsys: pytest.CaptureFixture[str]) -> Non
     (["--seats", "search:0,random,random"], "'search:0': the number of iterations must be"),
     (["--seats", "search:1s,random,random"], "'search:1s': the number of iterations must be"),
     (["--seats", "search:,random,random"], "'search:': the number of iterations must be"),
-    (["--rules", "manipulation", "--seats", "search:4,random,random"], "does not play manipulation"),
+    (["--rules", "manipulation", "--seats", "search:4:top_k=2,random,random"], "search has no setting 'top_k'"),
     (["--seats", "expert:buy_mising=5,random,random"], "expert has no setting 'buy_mising' (known: buy_missing,"),
     (["--seats", "expert:buy_missing=-1,random,random"], "buy_missing must be at least 0, not '-1'"),
     (["--seats", "expert:buy_missing=2.5,random,random"], "buy_missing is a whole number, not '2.5'"),

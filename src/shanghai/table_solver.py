@@ -881,6 +881,34 @@ def best_play(table: TableLike, hand: Sequence[int], *, must_place: Sequence[int
     return TablePlay(tuple(placed), final)
 
 
+def most_placed(table: TableLike, hand: Sequence[int]) -> tuple[Card, ...]:
+    """The hand cards :func:`best_play` places (the same choice), without arranging the table: only
+    the table's cards matter for what comes next, so a search's rollouts need no more than this.
+    Empty when nothing can be placed.
+
+    >>> cards_text(most_placed(parse_cards("7H 7S 7D 4C 5C 6C"), parse_cards("7C 3C 8H")))
+    '3C 7C'
+    >>> most_placed(parse_cards("7H 7S 7D"), parse_cards("2C 9D"))
+    ()
+    """
+    _cards, _melds, tgrid, hgrid = _prepare(table, hand)
+    plaus = _plausible(tgrid, hgrid)
+    if not any(any(row) for row in plaus):
+        return ()
+    prog = _Programme(tgrid, _add(tgrid, plaus))
+    res = prog.run()
+    if res is None:
+        return ()
+    placed: list[Card] = []
+    for r, c, _e, opts in prog.used(res[1]):
+        if r >= _NRANKS:
+            continue
+        for s in range(4):
+            placed += [Card(s * 16 + r)] * (opts[s][3] + c[s] - tgrid[r][s])
+    placed.sort()
+    return tuple(placed)
+
+
 def _direct_layoff(melds: Sequence[Meld], hand: Grid) -> bool:
     """Can some hand card go onto a meld as it is (a run's end, a 3-card set's missing suit)?"""
     for m in melds:

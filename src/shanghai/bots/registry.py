@@ -24,7 +24,9 @@ a tournament can set budgets against each other). Levels (what a person picks at
   -1.1] points a game, 26.5% wins (24.6-28.5%), and 4,000 fresh games -3.0 [-6.0, +0.0], 24.8%
   wins (seed 2710001): a few points fewer, wins not shown. It stays the top level:
   it is not weaker, and a person waits at most a fraction of a second for it. In manipulation
-  rummy, which the search player does not play, ``expert`` is that game's expert.
+  rummy ``expert`` is that game's expert: its search player
+  (:class:`~shanghai.bots.manipulation_search.ManipulationSearch`, ``search`` there) is not shown
+  stronger (README).
 
 A person picks a level, a tournament names players: where the two share the name ``expert``,
 :func:`make_opponent` (the tables: web, terminal, ``shanghai play``) reads it as the level and
@@ -85,6 +87,7 @@ from shanghai.bots.manipulation import (
     ManipulationGreedy,
     ManipulationRandom,
 )
+from shanghai.bots.manipulation_search import ManipulationSearch
 from shanghai.bots.player import AnyPlayer, Player
 from shanghai.bots.random_player import RandomPlayer
 from shanghai.bots.search import PolicyFactory, SearchPlayer, greedy_policy
@@ -319,19 +322,30 @@ def _known_names() -> str:
     return ", ".join(known)
 
 
+# The manipulation search's settings by name (``search:KEY=VALUE``; ``search:N`` its iterations).
+MANIPULATION_SEARCH_SETTINGS: dict[str, Any] = {
+    "iterations": SEARCH_ITERATIONS,
+    "rollout_turns": 0,         # turns a rollout plays (0: to the end of the hand)
+    "confidence": 2.0,          # standard errors needed to leave the expert's choice
+}
+
 # Level "medium" in manipulation rummy: a player who holds a card back (measured weaker than greedy).
 MANIPULATION_MEDIUM = ManipulationExpertSettings(reserve=True, flexible=False)
 
 
 def make_manipulation_player(spec: str, seed: int) -> AnyPlayer:
     """A player of manipulation rummy: ``random`` (and level ``easy``), ``greedy`` (level ``hard``),
-    ``expert`` (level ``expert``); level ``medium`` is the expert holding a card back, measured a
-    little weaker than greedy. The search player does not play this game yet: asking for it is an
-    error that says so."""
+    ``expert`` (level ``expert``), ``search`` (its settings: :data:`MANIPULATION_SEARCH_SETTINGS`);
+    level ``medium`` is the expert holding a card back, measured a little weaker than greedy.
+
+    >>> make_manipulation_player("search:4:rollout_turns=8", 1).rollout_turns
+    8
+    """
     name, settings = player_settings(spec)
     if name == "search":
-        raise ValueError("the search player does not play manipulation rummy yet (use random, greedy "
-                         "or expert)")
+        values = _settings(spec, name, MANIPULATION_SEARCH_SETTINGS, settings)
+        turns = values.pop("rollout_turns") or None  # 0: to the end of the hand
+        return ManipulationSearch(seed, rollout_turns=turns, **values)
     if name in ("random", "easy"):
         _no_settings(spec, name, settings)
         return ManipulationRandom(seed)

@@ -1,0 +1,213 @@
+"""The search player of manipulation rummy (004, first part): determinized Monte Carlo with
+paired rollouts, anchored on the expert's choice.
+
+A turn in this game is one decision: which hand cards to place (draws and passes are forced). What
+follows depends only on *which* cards go to the table, not on how it is arranged (the next player may
+rearrange it all), so two plays placing the same cards are one candidate. The candidates are the
+expert's own choice (the anchor), the engine's offers (the largest play, each card alone), every
+other play of the largest size found by leaving out one of its cards, and the plays one card smaller
+that hold that card back for a later turn.
+
+Every iteration samples the hidden cards consistently with the seat's view (the unseen cards, i.e.
+the pack less its own hand and the table, shuffled into the opponents' hands of their known sizes
+and the stock of its known size) and plays every candidate on that *same* sample (common random
+numbers), then every seat on with the greedy play (the most cards, as the solver finds them; the
+searching seat too) until the hand ends, or for ``rollout_turns`` turns when that is set. A hand
+that ends is scored by its points (004: "1 point per card left in hand"), a rollout cut short by
+the cards in hand. A candidate's value is the searching seat's points less the mean of the
+others' (lower is better), so holding back is weighed against what it gives the others.
+
+The expert's choice is left only for a candidate whose paired advantage over it exceeds
+``confidence`` standard errors (2.0), as the contract games' search does: a handful of rollouts
+otherwise trades sound choices for noise. What is not inferred: that a seat which drew could place
+none of its cards at the time (a constraint on its hand that the sample ignores).
+
+Budget: ``iterations`` samples per decision (deterministic: the same seed and view give the same
+play; tournaments use this), or with ``iterations=None`` ``budget_s`` seconds of wall clock (at
+least one sample; for people).
+
+>>> from shanghai.bots.match import play_game
+>>> from shanghai.bots.manipulation import ManipulationExpert
+>>> from shanghai.rules import MANIPULATION
+>>> seats = [ManipulationSearch(0, iterations=2, rollout_turns=4)] + [ManipulationExpert(s) for s in (1, 2)]
+>>> play_game(MANIPULATION, 3, seed=4, seats=seats).is_over
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+
+from shanghai.bots.manipulation import ManipulationExpert, ManipulationExpertSettings
+from shanghai.bots.search import left_sum
+from shanghai.cards import Card, make_pack, sort_key
+from shanghai.engine.manipulation import ManipulationAction, ManipulationView, PlayToTable, make_play
+from shanghai.table_solver import best_play, most_placed
+
+Placed = tuple[Card, ...]
+
+
+class ManipulationSearch:
+    """Determinized Monte Carlo over the cards to place, anchored on the expert's choice."""
+
+    name = "search"
+
+    def __init__(self, seed: int | None = None, *, iterations: int | None = 8, budget_s: float = 1.0,
+                 rollout_turns: int | None = None, confidence: float = 2.0,
+                 expert: ManipulationExpertSettings | None = None) -> None:
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if rollout_turns is not None and rollout_turns < 1:
+            raise ValueError(f"rollout_turns must be at least 1, not {rollout_turns}")
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.budget_s = budget_s
+        self.rollout_turns = rollout_turns
+        self.confidence = confidence
+        self.expert = ManipulationExpert(None if seed is None else seed ^ 0x3A71,
+                                         expert or ManipulationExpertSettings())
+        self.searched = 0   # decisions with more than one candidate (for measurements)
+        self.changed = 0    # of those, how many left the expert's choice
+
+    def choose(self, view: ManipulationView) -> ManipulationAction:
+        anchor = self.expert.choose(view)
+        if not isinstance(anchor, PlayToTable) or len(anchor.placed) == len(view.hand):
+            return anchor  # forced draw or pass, or going out: nothing to weigh
+        candidates = self._candidates(view, anchor)
+        if len(candidates) == 1:
+            return anchor
+        self.searched += 1
+        best = _pick(self._search(view, candidates), self.confidence)
+        if best == 0:
+            return anchor
+        self.changed += 1
+        return self._play(view, candidates[best])
+
+    # -- candidates --------------------------------------------------------------------------------
+    def _candidates(self, view: ManipulationView, anchor: PlayToTable) -> list[Placed]:
+        """The cards each candidate places, the anchor's first, each set of cards once."""
+        found: dict[Placed, None] = {_key(anchor.placed): None}
+        for action in view.legal:
+            if isinstance(action, PlayToTable):
+                found.setdefault(_key(action.placed), None)
+        largest = view.legal[0]
+        assert isinstance(largest, PlayToTable)
+        table = [c for meld in view.table for c in meld]
+        for card in sorted(set(largest.placed), key=sort_key):
+            rest = list(view.hand)
+            rest.remove(card)
+            placed = most_placed(table, rest)
+            if placed:
+                found.setdefault(_key(placed), None)  # as large without it, or one smaller holding it back
+        return list(found)
+
+    def _play(self, view: ManipulationView, placed: Placed) -> PlayToTable:
+        """The play placing exactly ``placed``, the table rearranged as little as the solver can."""
+        for action in view.legal:
+            if isinstance(action, PlayToTable) and _key(action.placed) == placed:
+                return action
+        play = best_play(view.table, list(placed), must_place=placed)
+        if play is None or _key(play.placed) != placed:  # pragma: no cover - the solver found them placeable
+            raise AssertionError(f"cannot place {placed} again")
+        return make_play(view.turn, play)
+
+    # -- searching ---------------------------------------------------------------------------------
+    def _search(self, view: ManipulationView, candidates: Sequence[Placed]) -> list[list[float]]:
+        """Each candidate's value (its points less the others' mean) on each sample, paired."""
+        scores: list[list[float]] = [[] for _ in candidates]
+        deadline = time.perf_counter() + self.budget_s
+        n = 0
+        while True:
+            hands, stock = self._sample(view)
+            for i, placed in enumerate(candidates):
+                scores[i].append(self._rollout(view, hands, stock, placed))
+            n += 1
+            if self.iterations is not None:
+                if n >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+        return scores
+
+    def _sample(self, view: ManipulationView) -> tuple[list[list[Card]], list[Card]]:
+        """The hidden cards dealt at random, consistently with the view."""
+        seat = view.turn
+        unseen = Counter(make_pack(view.rules.pack_for(view.players).decks, 0))
+        unseen.subtract(view.hand)
+        unseen.subtract(c for meld in view.table for c in meld)
+        if any(n < 0 for n in unseen.values()):
+            raise ValueError("the view holds cards the pack does not: it cannot be sampled")
+        cards = sorted(unseen.elements(), key=sort_key)
+        hidden = sum(n for s, n in enumerate(view.hand_counts) if s != seat) + view.stock_size
+        if len(cards) != hidden:
+            raise ValueError(f"the view is inconsistent: {len(cards)} unseen cards for {hidden} hidden places")
+        self.rng.shuffle(cards)
+        hands: list[list[Card]] = []
+        at = 0
+        for s, n in enumerate(view.hand_counts):
+            if s == seat:
+                hands.append(list(view.hand))
+            else:
+                hands.append(cards[at:at + n])
+                at += n
+        return hands, cards[at:]
+
+    def _rollout(self, view: ManipulationView, hands0: Sequence[list[Card]], stock0: Sequence[Card],
+                 placed: Placed) -> float:
+        """Place ``placed``, then every seat plays greedily; the seat's points less the others' mean."""
+        seat, players = view.turn, view.players
+        hands = [list(h) for h in hands0]
+        stock = list(stock0)
+        table = [c for meld in view.table for c in meld]
+        for c in placed:
+            hands[seat].remove(c)
+        table += placed
+        turn, passes, turns = seat, 0, 0
+        limit = self.rollout_turns
+        while hands[turn] and passes < players and (limit is None or turns < limit):
+            turn = (turn + 1) % players
+            turns += 1
+            hand = hands[turn]
+            while True:
+                cards = most_placed(table, hand)
+                if cards or not stock:
+                    break
+                hand.append(stock.pop())  # 004: draw until a card can be placed
+            if cards:
+                for c in cards:
+                    hand.remove(c)
+                table += cards
+                passes = 0
+            else:
+                passes += 1
+        mine = len(hands[seat])
+        others = [len(h) for s, h in enumerate(hands) if s != seat]
+        return (mine - sum(others) / len(others)) * view.rules.card_points
+
+
+def _key(placed: Sequence[Card]) -> Placed:
+    return tuple(sorted(placed, key=sort_key))
+
+
+def _pick(scores: Sequence[Sequence[float]], confidence: float) -> int:
+    """The candidate to play: 0 (the anchor) unless another's paired advantage over it, the lowest
+    mean difference, exceeds ``confidence`` standard errors."""
+    base = scores[0]
+    best, best_mean = 0, 0.0
+    for i in range(1, len(scores)):
+        diffs = [a - b for a, b in zip(scores[i], base, strict=True)]
+        n = len(diffs)
+        mean = left_sum(diffs) / n
+        if n > 1:
+            var = left_sum([(d - mean) ** 2 for d in diffs]) / (n - 1)
+            se = math.sqrt(var / n)
+        else:
+            se = math.inf
+        if mean < best_mean and (mean + confidence * se < 0 or (se == 0 and mean < 0)):
+            best, best_mean = i, mean
+    return best
+
