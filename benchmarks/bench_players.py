@@ -92,24 +92,37 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=7, help="rounds of isra per player (default 7: a game)")
     parser.add_argument("--search-rounds", type=int, default=2, help="rounds for the search player (default 2)")
     parser.add_argument("--hands", type=int, default=6, help="hands of manipulation rummy per player (default 6)")
+    parser.add_argument("--game", choices=("both", "contract", "manipulation"), default="both",
+                        help="which game's players to time (default both); the figures of the other "
+                             "stay as they are in the JSON file")
     parser.add_argument("--json", default=str(HERE / "results_players.json"), help="where to write the figures")
     args = parser.parse_args()
     info = machine()
     print(f"machine: {info['cpu']} ({info['cores']} cores), {info['system']}, "
           f"{info['implementation']} {info['python']}")
     results = []
-    for spec in ("random", "greedy", "expert", "search"):
+    for spec in ("random", "greedy", "expert", "search") if args.game != "manipulation" else ():
         rounds = args.search_rounds if spec == "search" else args.rounds
         r = time_decisions(spec, rounds)
         results.append(r)
         print(f"[{spec}] {r['decisions']} decisions in {r['rounds']} rounds: median {r['median_ms']} ms, "
               f"p90 {r['p90_ms']} ms, p99 {r['p99_ms']} ms, max {r['max_ms']} ms")
-    for spec in ("random", "greedy", "expert", "search"):
+    for spec in ("random", "greedy", "expert", "search") if args.game != "contract" else ():
         r = time_manipulation(spec, args.hands)
         results.append(r)
         print(f"[{r['player']}] {r['decisions']} decisions in {r['hands']} hands: median {r['median_ms']} ms, "
               f"p90 {r['p90_ms']} ms, p99 {r['p99_ms']} ms, max {r['max_ms']} ms")
-    Path(args.json).write_text(json.dumps({"machine": info, "players": results}, indent=2) + "\n")
+    out = Path(args.json)
+    if args.game != "both" and out.exists():
+        # keep the other game's figures (and the machine they were measured on)
+        old = json.loads(out.read_text())
+        mine = {r["player"] for r in results}
+        results = [r for r in old.get("players", []) if r["player"] not in mine] + results
+        if old.get("machine") != info:
+            for r in results:
+                if r["player"] not in mine:
+                    r.setdefault("machine", old.get("machine"))
+    out.write_text(json.dumps({"machine": info, "players": results}, indent=2) + "\n")
     print(f"figures written to {args.json}")
     return 0
 

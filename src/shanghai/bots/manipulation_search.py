@@ -4,9 +4,9 @@ paired rollouts, anchored on the expert's choice.
 A turn in this game is one decision: which hand cards to place (draws and passes are forced). What
 follows depends only on *which* cards go to the table, not on how it is arranged (the next player may
 rearrange it all), so two plays placing the same cards are one candidate. The candidates are the
-expert's own choice (the anchor), the engine's offers (the largest play, each card alone), every
-other play of the largest size found by leaving out one of its cards, and the plays one card smaller
-that hold that card back for a later turn.
+expert's own choice (the anchor), the engine's offers (the largest play, each card alone), and for
+each card of the largest play the largest play of the hand without it: as large (other cards in its
+place) or smaller (that card held back for a later turn, with any cards that needed it).
 
 Every iteration samples the hidden cards consistently with the seat's view (the unseen cards, i.e.
 the pack less its own hand and the table, shuffled into the opponents' hands of their known sizes
@@ -21,6 +21,10 @@ The expert's choice is left only for a candidate whose paired advantage over it 
 ``confidence`` standard errors (2.0), as the contract games' search does: a handful of rollouts
 otherwise trades sound choices for noise. What is not inferred: that a seat which drew could place
 none of its cards at the time (a constraint on its hand that the sample ignores).
+
+Measured against three experts (4 players, 200 games, seed 12000001, README): 24.0% wins (Wilson
+18.6-30.4%), -0.1 [-0.5, +0.3] points a game paired: not shown stronger, nor weaker; it leaves the
+expert's choice in about one searched decision in 25.
 
 Budget: ``iterations`` samples per decision (deterministic: the same seed and view give the same
 play; tournaments use this), or with ``iterations=None`` ``budget_s`` seconds of wall clock (at
@@ -102,7 +106,7 @@ class ManipulationSearch:
             rest.remove(card)
             placed = most_placed(table, rest)
             if placed:
-                found.setdefault(_key(placed), None)  # as large without it, or one smaller holding it back
+                found.setdefault(_key(placed), None)  # as large without it, or smaller holding it back
         return list(found)
 
     def _play(self, view: ManipulationView, placed: Placed) -> PlayToTable:
