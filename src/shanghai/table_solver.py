@@ -864,14 +864,7 @@ def best_play(table: TableLike, hand: Sequence[int], *, must_place: Sequence[int
     if res is None:
         return None
     steps = prog.used(res[1])
-    placed: list[Card] = []
-    for r, c, _e, opts in steps:
-        if r >= _NRANKS:
-            continue
-        for s in range(4):
-            n = opts[s][3] + c[s] - tgrid[r][s]  # copies used beyond the table's
-            placed += [Card(s * 16 + r)] * n
-    placed.sort()
+    placed = _placed(steps, tgrid)
     if keep_table and legal_melds and melds:
         # the programme's own arrangement tells which table melds can surely stay
         final = _arrange([*cards, *placed], melds, prog.build(steps))
@@ -884,7 +877,7 @@ def best_play(table: TableLike, hand: Sequence[int], *, must_place: Sequence[int
 def most_placed(table: TableLike, hand: Sequence[int]) -> tuple[Card, ...]:
     """The hand cards :func:`best_play` places (the same choice), without arranging the table: only
     the table's cards matter for what comes next, so a search's rollouts need no more than this.
-    Empty when nothing can be placed.
+    Empty when nothing can be placed (or the table's cards cannot be arranged at all).
 
     >>> cards_text(most_placed(parse_cards("7H 7S 7D 4C 5C 6C"), parse_cards("7C 3C 8H")))
     '3C 7C'
@@ -897,16 +890,19 @@ def most_placed(table: TableLike, hand: Sequence[int]) -> tuple[Card, ...]:
         return ()
     prog = _Programme(tgrid, _add(tgrid, plaus))
     res = prog.run()
-    if res is None:
-        return ()
+    return () if res is None else tuple(_placed(prog.used(res[1]), tgrid))
+
+
+def _placed(steps: list[_Step], tgrid: Grid) -> list[Card]:
+    """The hand cards a solution uses: at each rank, the copies used beyond the table's (sorted)."""
     placed: list[Card] = []
-    for r, c, _e, opts in prog.used(res[1]):
+    for r, c, _e, opts in steps:
         if r >= _NRANKS:
             continue
         for s in range(4):
             placed += [Card(s * 16 + r)] * (opts[s][3] + c[s] - tgrid[r][s])
     placed.sort()
-    return tuple(placed)
+    return placed
 
 
 def _direct_layoff(melds: Sequence[Meld], hand: Grid) -> bool:
