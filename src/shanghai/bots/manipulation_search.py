@@ -23,8 +23,9 @@ otherwise trades sound choices for noise. What is not inferred: that a seat whic
 none of its cards at the time (a constraint on its hand that the sample ignores).
 
 Measured against three experts (4 players, 200 games, seed 12000001, README): 24.0% wins (Wilson
-18.6-30.4%), -0.1 [-0.5, +0.3] points a game paired: not shown stronger, nor weaker; it leaves the
-expert's choice in about one searched decision in 25.
+18.6-30.4%), -0.1 [-0.5, +0.3] points a game paired: not shown stronger, nor weaker; against three
+greedy players (120 games, seed 12100001) 23.7% wins, -0.1 [-0.7, +0.5]. It leaves the expert's
+choice in about one searched decision in 25.
 
 Budget: ``iterations`` samples per decision (deterministic: the same seed and view give the same
 play; tournaments use this), or with ``iterations=None`` ``budget_s`` seconds of wall clock (at
