@@ -41,14 +41,13 @@ True
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections import Counter
 from collections.abc import Sequence
 
 from shanghai.bots.manipulation import ManipulationExpert, ManipulationExpertSettings
-from shanghai.bots.search import left_sum
+from shanghai.bots.search import mean_and_error
 from shanghai.cards import Card, make_pack, sort_key
 from shanghai.engine.manipulation import ManipulationAction, ManipulationView, PlayToTable, make_play
 from shanghai.table_solver import best_play, most_placed
@@ -125,11 +124,13 @@ class ManipulationSearch:
         """Each candidate's value (its points less the others' mean) on each sample, paired."""
         scores: list[list[float]] = [[] for _ in candidates]
         deadline = time.perf_counter() + self.budget_s
+        unseen = _unseen(view)
+        table = [c for meld in view.table for c in meld]
         n = 0
         while True:
-            hands, stock = self._sample(view)
+            hands, stock = self._sample(view, unseen)
             for i, placed in enumerate(candidates):
-                scores[i].append(self._rollout(view, hands, stock, placed))
+                scores[i].append(self._rollout(view, hands, stock, table, placed))
             n += 1
             if self.iterations is not None:
                 if n >= self.iterations:
@@ -138,18 +139,10 @@ class ManipulationSearch:
                 break
         return scores
 
-    def _sample(self, view: ManipulationView) -> tuple[list[list[Card]], list[Card]]:
-        """The hidden cards dealt at random, consistently with the view."""
+    def _sample(self, view: ManipulationView, unseen: Sequence[Card]) -> tuple[list[list[Card]], list[Card]]:
+        """The ``unseen`` cards dealt at random into the opponents' hands and the stock."""
         seat = view.turn
-        unseen = Counter(make_pack(view.rules.pack_for(view.players).decks, 0))
-        unseen.subtract(view.hand)
-        unseen.subtract(c for meld in view.table for c in meld)
-        if any(n < 0 for n in unseen.values()):
-            raise ValueError("the view holds cards the pack does not: it cannot be sampled")
-        cards = sorted(unseen.elements(), key=sort_key)
-        hidden = sum(n for s, n in enumerate(view.hand_counts) if s != seat) + view.stock_size
-        if len(cards) != hidden:
-            raise ValueError(f"the view is inconsistent: {len(cards)} unseen cards for {hidden} hidden places")
+        cards = list(unseen)
         self.rng.shuffle(cards)
         hands: list[list[Card]] = []
         at = 0
@@ -162,12 +155,13 @@ class ManipulationSearch:
         return hands, cards[at:]
 
     def _rollout(self, view: ManipulationView, hands0: Sequence[list[Card]], stock0: Sequence[Card],
-                 placed: Placed) -> float:
-        """Place ``placed``, then every seat plays greedily; the seat's points less the others' mean."""
+                 table0: Sequence[Card], placed: Placed) -> float:
+        """Place ``placed`` on the table's cards ``table0``, then every seat plays greedily; the seat's
+        points less the others' mean."""
         seat, players = view.turn, view.players
         hands = [list(h) for h in hands0]
         stock = list(stock0)
-        table = [c for meld in view.table for c in meld]
+        table = list(table0)
         for c in placed:
             hands[seat].remove(c)
         table += placed
@@ -194,6 +188,21 @@ class ManipulationSearch:
         return (mine - sum(others) / len(others)) * view.rules.card_points
 
 
+def _unseen(view: ManipulationView) -> list[Card]:
+    """The cards the seat has not seen (the pack less its hand and the table), in a canonical order,
+    checked against the hidden places the view counts (the opponents' hands and the stock)."""
+    unseen = Counter(make_pack(view.rules.pack_for(view.players).decks, 0))
+    unseen.subtract(view.hand)
+    unseen.subtract(c for meld in view.table for c in meld)
+    if any(n < 0 for n in unseen.values()):
+        raise ValueError("the view holds cards the pack does not: it cannot be sampled")
+    cards = sorted(unseen.elements(), key=sort_key)
+    hidden = sum(n for s, n in enumerate(view.hand_counts) if s != view.turn) + view.stock_size
+    if len(cards) != hidden:
+        raise ValueError(f"the view is inconsistent: {len(cards)} unseen cards for {hidden} hidden places")
+    return cards
+
+
 def _key(placed: Sequence[Card]) -> Placed:
     return tuple(sorted(placed, key=sort_key))
 
@@ -205,14 +214,10 @@ def _pick(scores: Sequence[Sequence[float]], confidence: float) -> int:
     best, best_mean = 0, 0.0
     for i in range(1, len(scores)):
         diffs = [a - b for a, b in zip(scores[i], base, strict=True)]
-        n = len(diffs)
-        mean = left_sum(diffs) / n
-        if n > 1:
-            var = left_sum([(d - mean) ** 2 for d in diffs]) / (n - 1)
-            se = math.sqrt(var / n)
-        else:
-            se = math.inf
-        if mean < best_mean and (mean + confidence * se < 0 or (se == 0 and mean < 0)):
+        if len(diffs) < 2:
+            return 0  # one sample gives no standard error: stay
+        mean, error = mean_and_error(diffs)
+        if mean < best_mean and mean + confidence * error < 0:
             best, best_mean = i, mean
     return best
 

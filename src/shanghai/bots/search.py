@@ -146,6 +146,19 @@ def left_sum(values: Sequence[float]) -> float:
     return total
 
 
+def mean_and_error(diffs: Sequence[float]) -> tuple[float, float]:
+    """The mean of paired differences and its standard error (at least two of them), added with
+    :func:`left_sum` so that every Python gives the same figures.
+
+    >>> mean_and_error([1.0, 3.0])
+    (2.0, 1.0)
+    """
+    n = len(diffs)
+    mean = left_sum(diffs) / n
+    var = left_sum([(x - mean) ** 2 for x in diffs]) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
 def estimate_points(game: Game, seat: int) -> float:
     """Points ``seat`` may expect to score in this round (lower is better), from the state."""
     rules = game.rules
@@ -450,9 +463,8 @@ class SearchPlayer:
             # leave the policy's choice only when the paired difference is clear
             if len(d) < 2:
                 return anchor, 0.0
-            mean = left_sum(d) / len(d)
-            var = left_sum([(x - mean) ** 2 for x in d]) / (len(d) - 1)
-            if mean <= self.confidence * math.sqrt(var / len(d)):
+            mean, error = mean_and_error(d)
+            if mean <= self.confidence * error:
                 return anchor, 0.0
             return best, mean
         return best, (left_sum(d) / len(d) if d else 0.0)
