@@ -270,6 +270,10 @@ class GreedyPlayer:
     def _contract_size(self, view: PlayerView) -> int:
         return view.rules.contract(view.round_number).min_cards
 
+    def _contract_fits_hand(self, view: PlayerView) -> bool:
+        """Can a hand dealt this round hold the whole contract (not RUN RUN RUN's 12 of 11)?"""
+        return self._contract_size(view) <= view.rules.hand_size
+
     # -- the decision ----------------------------------------------------------------------------
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal
@@ -333,7 +337,7 @@ class GreedyPlayer:
 
     def _buy_missing(self, view: PlayerView) -> int:
         """A buy must leave the hand at most this many cards short of the contract."""
-        if self._contract_size(view) > view.rules.hand_size:
+        if not self._contract_fits_hand(view):
             return self.short_buy_missing
         return BUY_MISSING
 

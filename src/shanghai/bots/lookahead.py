@@ -111,10 +111,6 @@ def _without(hand: Sequence[Card], card: Card) -> list[Card]:
     return rest
 
 
-def _contract_fits_hand(view: PlayerView) -> bool:
-    return view.rules.contract(view.round_number).min_cards <= view.rules.hand_size
-
-
 class LookaheadPlayer(GreedyPlayer):
     """Greedy's rules with lookahead before going down (see the module docstring).
 
@@ -142,7 +138,7 @@ class LookaheadPlayer(GreedyPlayer):
                 self._reason = f"draw: {card_text(view.discard_top)} plays nowhere on the table"
             elif isinstance(action, TakeDiscard) and view.discard_top is not None:
                 self._reason = f"take {card_text(view.discard_top)}: it plays on the table"
-        if isinstance(action, Buy) and view.discard_top is not None and not _contract_fits_hand(view):
+        if isinstance(action, Buy) and view.discard_top is not None and not self._contract_fits_hand(view):
             short = self._contract_size(view) - self._progress(view, [*view.hand, view.discard_top])
             self._reason = (f"buy {card_text(view.discard_top)}: this contract needs more cards than a "
                             f"hand holds; it leaves you {short} short")
@@ -166,7 +162,7 @@ class LookaheadPlayer(GreedyPlayer):
 
     # -- decisions --------------------------------------------------------------------------------
     def _discard_card(self, view: PlayerView, cards: list[Card], wilds: frozenset[int]) -> Card:
-        if self._me_down(view) or not _contract_fits_hand(view):
+        if self._me_down(view) or not self._contract_fits_hand(view):
             return super()._discard_card(view, cards, wilds)
         hand = list(view.hand)
         order = self._greedy_order(view, hand, cards, wilds)[: self.settings.discard_candidates]
@@ -189,7 +185,7 @@ class LookaheadPlayer(GreedyPlayer):
         draw = next((a for a in legal if isinstance(a, DrawStock)), None)
         card = view.discard_top
         if (take is None or draw is None or card is None or self._me_down(view)
-                or not _contract_fits_hand(view)):
+                or not self._contract_fits_hand(view)):
             return super()._draw(view)
         wilds = view.rules.wild_cards()
         name = card_text(card)
