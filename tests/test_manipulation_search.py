@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from shanghai.bots.manipulation import ManipulationExpert
-from shanghai.bots.manipulation_search import ManipulationSearch, _pick
+from shanghai.bots.manipulation_search import ROLLOUT_TURNS, SOLVES, ManipulationSearch, _pick
 from shanghai.bots.match import play_game
 from shanghai.bots.registry import make_opponent, make_player
 from shanghai.cards import make_pack, parse_cards
@@ -144,10 +144,16 @@ def test_a_time_budget_for_people() -> None:
 def test_by_name_with_settings() -> None:
     search = make_player("search", 1, MANIPULATION)
     assert isinstance(search, ManipulationSearch) and search.iterations == 8
-    assert search.rollout_turns is None and search.confidence == 2.0
-    tuned = make_player("search:4:rollout_turns=6:confidence=1", 1, MANIPULATION)
+    assert (search.rollout_turns, search.solves, search.confidence) == (ROLLOUT_TURNS, SOLVES, 2.0)
+    tuned = make_player("search:4:rollout_turns=6:confidence=1:solves=300", 1, MANIPULATION)
     assert isinstance(tuned, ManipulationSearch)
-    assert (tuned.iterations, tuned.rollout_turns, tuned.confidence) == (4, 6, 1.0)
+    assert (tuned.iterations, tuned.rollout_turns, tuned.confidence, tuned.solves) == (4, 6, 1.0, 300)
+    whole = make_player("search:rollout_turns=0:solves=0", 1, MANIPULATION)  # 0: to the hand's end, no cap
+    assert isinstance(whole, ManipulationSearch) and (whole.rollout_turns, whole.solves) == (None, None)
+    with pytest.raises(ValueError, match="solves must be at least 0"):
+        make_player("search:solves=-1", 1, MANIPULATION)
+    with pytest.raises(ValueError, match="solves must be at least 1"):
+        ManipulationSearch(solves=0)
     with pytest.raises(ValueError, match="search has no setting 'top_k'"):
         make_player("search:top_k=2", 1, MANIPULATION)
     with pytest.raises(ValueError, match="number of iterations must be"):
@@ -172,3 +178,43 @@ def test_most_placed_is_best_plays_choice() -> None:
                 assert expected is not None and most_placed(table, cards) == expected.placed
             checked += 1
             game.apply(player.choose(manipulation_view(game, game.turn)))
+
+
+def test_a_card_drawn_to_a_stuck_hand_is_answered_without_the_programme_when_it_cannot_play() -> None:
+    """004: a player who cannot place draws until a card can be placed; every play of the hand with
+    the drawn card must then use it, so ``most_placed(..., drawn=card)`` gives what it gives without
+    the hint, on game positions (stuck hands drawing each card of the stock in turn)."""
+    checked = shortcut = 0
+    for seed in range(2):
+        game = ManipulationGame.new(MANIPULATION, 4, seed)
+        player = ManipulationExpert(seed)
+        while not game.is_over and checked < 150 * (seed + 1):
+            table = game.table_cards()
+            hand = list(game.hands[game.turn])
+            for card in game.stock[-6:]:
+                if most_placed(table, hand):
+                    break
+                hand.append(card)
+                with_hint = most_placed(table, hand, drawn=card)
+                assert with_hint == most_placed(table, hand)
+                shortcut += not with_hint
+                checked += 1
+            game.apply(player.choose(manipulation_view(game, game.turn)))
+    assert checked > 100 and shortcut > 10
+    with pytest.raises(ValueError, match="the drawn card 2C is not in the hand"):
+        most_placed(parse_cards("7H 7S 7D"), parse_cards("3C"), drawn=parse_cards("2C")[0])
+
+
+def test_the_work_cap_stops_the_samples_but_not_before_two() -> None:
+    """``solves`` caps the solver runs of a decision: past it the search stops after the sample that
+    reached it, yet takes 2 samples at least (a paired test needs two)."""
+    game = position("6H 7H 9H 9S KS KD KC 2D 4C", "3H 4H 5H | 9D 9C 9H", others=(9, 9, 9))
+    view = manipulation_view(game, 0)
+    search = ManipulationSearch(3, iterations=8, solves=1)
+    anchor = search.expert.choose(view)
+    assert isinstance(anchor, PlayToTable)
+    candidates = search._candidates(view, anchor)
+    assert len(candidates) > 1
+    assert [len(s) for s in search._search(view, candidates)] == [2] * len(candidates)
+    free = ManipulationSearch(3, iterations=8, solves=None)
+    assert [len(s) for s in free._search(view, candidates)] == [8] * len(candidates)

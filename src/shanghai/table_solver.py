@@ -874,18 +874,28 @@ def best_play(table: TableLike, hand: Sequence[int], *, must_place: Sequence[int
     return TablePlay(tuple(placed), final)
 
 
-def most_placed(table: TableLike, hand: Sequence[int]) -> tuple[Card, ...]:
+def most_placed(table: TableLike, hand: Sequence[int], *, drawn: int | None = None) -> tuple[Card, ...]:
     """The hand cards :func:`best_play` places (the same choice), without arranging the table: only
     the table's cards matter for what comes next, so a search's rollouts need no more than this.
     Empty when nothing can be placed (or the table's cards cannot be arranged at all).
+
+    ``drawn``: a hand card just drawn by a hand that could place nothing without it (004: draw until
+    a card can be placed). Every play must then use it, so when it cannot be placed in any (the quick
+    local test) the answer is empty at once, without the programme; the answer is the same either way.
 
     >>> cards_text(most_placed(parse_cards("7H 7S 7D 4C 5C 6C"), parse_cards("7C 3C 8H")))
     '3C 7C'
     >>> most_placed(parse_cards("7H 7S 7D"), parse_cards("2C 9D"))
     ()
+    >>> most_placed(parse_cards("7H 7S 7D"), parse_cards("2C 9D 8D"), drawn=parse_cards("8D")[0])
+    ()
     """
     _cards, _melds, tgrid, hgrid = _prepare(table, hand)
+    if drawn is not None and not hgrid[drawn & 15][drawn >> 4]:
+        raise ValueError(f"the drawn card {cards_text([drawn])} is not in the hand")
     plaus = _plausible(tgrid, hgrid)
+    if drawn is not None and not plaus[drawn & 15][drawn >> 4]:
+        return ()
     if not any(any(row) for row in plaus):
         return ()
     prog = _Programme(tgrid, _add(tgrid, plaus))

@@ -12,24 +12,36 @@ Every iteration samples the hidden cards consistently with the seat's view (the 
 the pack less its own hand and the table, shuffled into the opponents' hands of their known sizes
 and the stock of its known size) and plays every candidate on that *same* sample (common random
 numbers), then every seat on with the greedy play (the most cards, as the solver finds them; the
-searching seat too) until the hand ends, or for ``rollout_turns`` turns when that is set. A hand
-that ends is scored by its points (004: "1 point per card left in hand"), a rollout cut short by
-the cards in hand. A candidate's value is the searching seat's points less the mean of the
-others' (lower is better), so holding back is weighed against what it gives the others.
+searching seat too) for ``rollout_turns`` turns (8: two rounds at 4 players), or until the hand ends
+(``rollout_turns=None``). A hand that ends is scored by its points (004: "1 point per card left in
+hand"), a rollout cut short by the cards in hand. A candidate's value is the searching seat's
+points less the mean of the others' (lower is better), so holding back is weighed against what it
+gives the others.
 
 The expert's choice is left only for a candidate whose paired advantage over it exceeds
 ``confidence`` standard errors (2.0), as the contract games' search does: a handful of rollouts
 otherwise trades sound choices for noise. What is not inferred: that a seat which drew could place
 none of its cards at the time (a constraint on its hand that the sample ignores).
 
-Measured against three experts (4 players, 200 games, seed 12000001, README): 24.0% wins (Wilson
-18.6-30.4%), -0.1 [-0.5, +0.3] points a game paired: not shown stronger, nor weaker; against three
-greedy players (120 games, seed 12100001) 23.7% wins, -0.1 [-0.7, +0.5]. It leaves the expert's
-choice in about one searched decision in 25.
+Measured against three experts (4 players, 200 games, seed 12000001, README): with rollouts of 8
+turns 23.5% wins (Wilson 18.2-29.8%), +0.2 [-0.2, +0.5] points a game paired; with rollouts to the
+end of the hand (until 2026-12-03, three times the time) 24.0% (18.6-30.4%), -0.1 [-0.5, +0.3]:
+not shown stronger, nor weaker; against three greedy players (120 games, seed 12100001, to the end
+of the hand) 23.7% wins, -0.1 [-0.7, +0.5]. It leaves the expert's choice in about one searched
+decision in 25.
 
 Budget: ``iterations`` samples per decision (deterministic: the same seed and view give the same
 play; tournaments use this), or with ``iterations=None`` ``budget_s`` seconds of wall clock (at
-least one sample; for people).
+least one sample; for people). Either way ``solves`` (500) caps the work: it takes no further
+sample when one more like the average so far would run the solver more often than that in the
+decision (taking 2 at least, which a paired test needs); the count, not the clock, keeps it
+deterministic. A run takes 1-2 ms on the machine of the README's figures (more as the table
+grows), so the cap holds a decision to about a second whatever the number of candidates; it takes
+fewer samples in about one searched decision in 11.
+The rollouts remember the solver's answers within a decision (about a quarter of the positions
+come again), and a card drawn to a hand that could place nothing goes through the solver's quick
+local test first (every play must use it, so when it fails nothing can be placed:
+``most_placed(..., drawn=card)``).
 
 >>> from shanghai.bots.match import play_game
 >>> from shanghai.bots.manipulation import ManipulationExpert
@@ -54,6 +66,9 @@ from shanghai.table_solver import best_play, most_placed
 
 Placed = tuple[Card, ...]
 
+ROLLOUT_TURNS = 8  # turns a rollout plays by default (two rounds at 4 players)
+SOLVES = 500       # the most solver runs a decision makes by default (1-2 ms each)
+
 
 class ManipulationSearch:
     """Determinized Monte Carlo over the cards to place, anchored on the expert's choice."""
@@ -61,16 +76,19 @@ class ManipulationSearch:
     name = "search"
 
     def __init__(self, seed: int | None = None, *, iterations: int | None = 8, budget_s: float = 1.0,
-                 rollout_turns: int | None = None, confidence: float = 2.0,
-                 expert: ManipulationExpertSettings | None = None) -> None:
+                 rollout_turns: int | None = ROLLOUT_TURNS, solves: int | None = SOLVES,
+                 confidence: float = 2.0, expert: ManipulationExpertSettings | None = None) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         if rollout_turns is not None and rollout_turns < 1:
             raise ValueError(f"rollout_turns must be at least 1, not {rollout_turns}")
+        if solves is not None and solves < 1:
+            raise ValueError(f"solves must be at least 1, not {solves}")
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.budget_s = budget_s
         self.rollout_turns = rollout_turns
+        self.solves = solves
         self.confidence = confidence
         self.expert = ManipulationExpert(None if seed is None else seed ^ 0x3A71,
                                          expert or ManipulationExpertSettings())
@@ -126,12 +144,15 @@ class ManipulationSearch:
         deadline = time.perf_counter() + self.budget_s
         unseen = _unseen(view)
         table = [c for meld in view.table for c in meld]
+        solved: dict[tuple[Placed, Placed], Placed] = {}  # the rollouts meet the same positions often
         n = 0
         while True:
             hands, stock = self._sample(view, unseen)
             for i, placed in enumerate(candidates):
-                scores[i].append(self._rollout(view, hands, stock, table, placed))
+                scores[i].append(self._rollout(view, hands, stock, table, placed, solved))
             n += 1
+            if self.solves is not None and n >= 2 and len(solved) * (n + 1) > self.solves * n:
+                break  # another sample like those so far would pass the work cap (an entry: a solver run)
             if self.iterations is not None:
                 if n >= self.iterations:
                     break
@@ -155,9 +176,10 @@ class ManipulationSearch:
         return hands, cards[at:]
 
     def _rollout(self, view: ManipulationView, hands0: Sequence[list[Card]], stock0: Sequence[Card],
-                 table0: Sequence[Card], placed: Placed) -> float:
+                 table0: Sequence[Card], placed: Placed, solved: dict[tuple[Placed, Placed], Placed]) -> float:
         """Place ``placed`` on the table's cards ``table0``, then every seat plays greedily; the seat's
-        points less the others' mean."""
+        points less the others' mean. ``solved`` remembers the solver's answers (table and hand, as
+        sorted cards) across the rollouts of a decision."""
         seat, players = view.turn, view.players
         hands = [list(h) for h in hands0]
         stock = list(stock0)
@@ -171,11 +193,16 @@ class ManipulationSearch:
             turn = (turn + 1) % players
             turns += 1
             hand = hands[turn]
+            drawn: Card | None = None
             while True:
-                cards = most_placed(table, hand)
+                key = (tuple(sorted(table)), tuple(sorted(hand)))
+                cards = solved.get(key)
+                if cards is None:
+                    cards = solved[key] = most_placed(table, hand, drawn=drawn)
                 if cards or not stock:
                     break
-                hand.append(stock.pop())  # 004: draw until a card can be placed
+                drawn = stock.pop()
+                hand.append(drawn)  # 004: draw until a card can be placed
             if cards:
                 for c in cards:
                     hand.remove(c)

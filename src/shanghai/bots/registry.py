@@ -87,7 +87,7 @@ from shanghai.bots.manipulation import (
     ManipulationGreedy,
     ManipulationRandom,
 )
-from shanghai.bots.manipulation_search import ManipulationSearch
+from shanghai.bots.manipulation_search import ROLLOUT_TURNS, SOLVES, ManipulationSearch
 from shanghai.bots.player import AnyPlayer, Player
 from shanghai.bots.random_player import RandomPlayer
 from shanghai.bots.search import PolicyFactory, SearchPlayer, greedy_policy
@@ -325,7 +325,8 @@ def _known_names() -> str:
 # The manipulation search's settings by name (``search:KEY=VALUE``; ``search:N`` its iterations).
 MANIPULATION_SEARCH_SETTINGS: dict[str, Any] = {
     "iterations": SEARCH_ITERATIONS,
-    "rollout_turns": 0,         # turns a rollout plays (0: to the end of the hand)
+    "rollout_turns": ROLLOUT_TURNS,  # turns a rollout plays (0: to the end of the hand)
+    "solves": SOLVES,           # the most solver runs a decision makes (0: no cap)
     "confidence": 2.0,          # standard errors needed to leave the expert's choice
 }
 
@@ -338,14 +339,15 @@ def make_manipulation_player(spec: str, seed: int) -> AnyPlayer:
     ``expert`` (level ``expert``), ``search`` (its settings: :data:`MANIPULATION_SEARCH_SETTINGS`);
     level ``medium`` is the expert holding a card back, measured a little weaker than greedy.
 
-    >>> make_manipulation_player("search:4:rollout_turns=8", 1).rollout_turns
-    8
+    >>> make_manipulation_player("search:4:rollout_turns=12", 1).rollout_turns
+    12
     """
     name, settings = player_settings(spec)
     if name == "search":
         values = _settings(spec, name, MANIPULATION_SEARCH_SETTINGS, settings)
         turns = values.pop("rollout_turns") or None  # 0: to the end of the hand
-        return ManipulationSearch(seed, rollout_turns=turns, **values)
+        solves = values.pop("solves") or None  # 0: no cap
+        return ManipulationSearch(seed, rollout_turns=turns, solves=solves, **values)
     if name in ("random", "easy"):
         _no_settings(spec, name, settings)
         return ManipulationRandom(seed)
