@@ -332,24 +332,37 @@ def _grid(cards: Iterable[int]) -> Grid:
     return g
 
 
-_RankInputs = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], _SetVectors]
+_Quad = tuple[int, int, int, int]
+_RankInputs = tuple[_Quad, _Quad, _Quad, _Quad]  # per suit: free copies, kept runs starting, ending, open sets
+_ZERO: _Quad = (0, 0, 0, 0)
 _Result = tuple[int, list[dict[int, tuple[int, _Step]]]]
+
+
+@lru_cache(maxsize=2048)
+def _rank_step(r: int, listing: bool, k: _Quad, lo: _Quad, inputs: _RankInputs,
+               ahead: tuple[_Quad, _Quad, _Quad, _Quad] | None) -> _RankStep:
+    """The rank step of these inputs, kept with what it has worked out: in a search's rollouts and
+    a player's turns the solver meets the same ranks again and again (the table and hand change at a
+    few ranks), and a step depends on nothing else."""
+    return _RankStep(r, listing, k, lo, inputs, ahead)
 
 
 class _RankStep:
     """The transitions of one rank: per suit, the ways its open runs go on given the cards it gives to
     sets (cached per suit state); per pair of suits, those ways combined; then every state times every
-    set vector."""
+    set vector. ``ahead``: the most free copies and kept runs starting, per suit, at the next two
+    ranks (None past the king)."""
 
-    def __init__(self, prog: _Programme, r: int, listing: bool) -> None:
-        self.prog, self.r, self.listing = prog, r, listing
-        self.hi, self.absorb, self.start3, cvecs = prog._rank_inputs(r)
-        self.lo = prog.lo[r] if r < _NRANKS else [0, 0, 0, 0]
+    def __init__(self, r: int, listing: bool, k: _Quad, lo: _Quad, inputs: _RankInputs,
+                 ahead: tuple[_Quad, _Quad, _Quad, _Quad] | None) -> None:
+        self.r, self.listing, self.k, self.lo = r, listing, k, lo
+        self.hi, self.absorb, self.start3, cap = inputs
+        cvecs = _set_vectors(self.hi, cap)
         self.w = _W + r
-        if r < _NRANKS:
+        if ahead is not None:
             # states that can still be finished, looking two ranks ahead
-            one, two = prog._rank_inputs(r + 1), prog._rank_inputs(r + 2)
-            self.viable = [_viable(prog.k[s], one[0][s], two[0][s], one[1][s], two[1][s]) for s in range(4)]
+            hi1, ab1, hi2, ab2 = ahead
+            self.viable = [_viable(k[s], hi1[s], hi2[s], ab1[s], ab2[s]) for s in range(4)]
         else:
             self.viable = [frozenset([0])] * 4
         self.by01: dict[tuple[int, int], list[tuple[tuple[int, int], tuple[int, ...], tuple[int, ...], int]]] = {}
@@ -367,7 +380,7 @@ class _RankStep:
             ok = self.viable[s]
             lo = self.lo[s]
             for rr in range(max(0, lo - cs), self.hi[s] - cs + 1):
-                for t in _transitions(self.prog.k[s], si, rr, self.absorb[s], self.start3[s]):
+                for t in _transitions(self.k[s], si, rr, self.absorb[s], self.start3[s]):
                     if t.new in ok:
                         got.append((t.new << (_BITS * s), rr + cs - lo, t.events, rr, t))
             self.cache[s][(si, cs)] = got
@@ -391,7 +404,7 @@ class _RankStep:
                         if old is None or v > old[1]:
                             best[(n, used)] = (n, v, used, x, y)
                 if best:
-                    got[(ca, cb)] = self.prog._undominated(h, list(best.values()))
+                    got[(ca, cb)] = _undominated(self.k, h, list(best.values()))
             self.half_cache[h][(a, b)] = got
         return got
 
@@ -441,36 +454,67 @@ class _RankStep:
         return nxt
 
 
+def _undominated(k: _Quad, h: int, entries: list[_Pair]) -> list[_Pair]:
+    """Drop the ways through two suits that another way (same suits using hand cards) beats or equals
+    in score and dominates in both suits' states."""
+    if len(entries) < 2:
+        return entries
+    sa, sb = _suit_states(k[2 * h])[0], _suit_states(k[2 * h + 1])[0]
+    sh = _BITS * 2 * h
+    split = [((n >> sh) & _MASK, (n >> (sh + _BITS)) & _MASK) for n, _v, _u, _x, _y in entries]
+    keep: list[_Pair] = []
+    for i, (_n, v, u, _x, _y) in enumerate(entries):
+        a, b = split[i]
+        if not any(j != i and entries[j][2] == u and entries[j][1] >= v
+                   and (split[j][0] == a or _dominates(sa[split[j][0]], sa[a]))
+                   and (split[j][1] == b or _dominates(sb[split[j][1]], sb[b]))
+                   and (split[j] != split[i])
+                   for j in range(len(entries))):
+            keep.append(entries[i])
+    return keep
+
+
 class _Programme:
     """One run of the dynamic programme: ``lo``/``hi`` the fewest and most free copies of each card to
     use (table cards must all be used), ``pins`` the kept melds."""
 
     def __init__(self, lo: Grid, hi: Grid, pins: _Pins | None = None) -> None:
         self.lo, self.hi, self.pins = lo, hi, pins
-        self.k = [max(hi[r][s] for r in range(1, _NRANKS)) for s in range(4)]
+        k0, k1, k2, k3 = (max(hi[r][s] for r in range(1, _NRANKS)) for s in range(4))
+        self.k: _Quad = (k0, k1, k2, k3)
         if max(self.k) > 9:  # a suit state index must fit in _BITS bits
             raise ValueError("the table solver takes at most 9 copies of a card")
 
     def _rank_inputs(self, r: int) -> _RankInputs:
-        """Most free copies per suit, kept runs starting at ``r`` and ending just before it per suit, and
-        the set vectors of rank ``r`` (ranks past the king have no cards)."""
+        """Per suit at rank ``r``: the most free copies, the kept runs starting at ``r`` and ending just
+        before it, and the kept 3-card sets missing that suit (ranks past the king have no cards)."""
         if r >= _NRANKS:
-            return (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), _set_vectors((0, 0, 0, 0), (0, 0, 0, 0))
-        hi = (self.hi[r][0], self.hi[r][1], self.hi[r][2], self.hi[r][3])
+            return _ZERO, _ZERO, _ZERO, _ZERO
+        row = self.hi[r]
+        hi = (row[0], row[1], row[2], row[3])
         pins = self.pins
         if pins is None:
-            return hi, (0, 0, 0, 0), (0, 0, 0, 0), _set_vectors(hi, (0, 0, 0, 0))
-        absorb = tuple(len(pins.starting.get((r, s), ())) for s in range(4))
-        start3 = tuple(len(pins.ending.get((r, s), ())) for s in range(4))
-        cap = tuple(len(pins.open_sets.get((r, s), ())) for s in range(4))
-        return hi, absorb, start3, _set_vectors(hi, cap)
+            return hi, _ZERO, _ZERO, _ZERO
+        a0, a1, a2, a3 = (len(pins.starting.get((r, s), ())) for s in range(4))
+        s0, s1, s2, s3 = (len(pins.ending.get((r, s), ())) for s in range(4))
+        c0, c1, c2, c3 = (len(pins.open_sets.get((r, s), ())) for s in range(4))
+        return hi, (a0, a1, a2, a3), (s0, s1, s2, s3), (c0, c1, c2, c3)
+
+    def _step(self, r: int, listing: bool) -> _RankStep:
+        """The step of rank ``r`` (shared with every programme whose inputs there are the same)."""
+        lo = self.lo[r] if r < _NRANKS else _ZERO
+        ahead = None
+        if r < _NRANKS:
+            one, two = self._rank_inputs(r + 1), self._rank_inputs(r + 2)
+            ahead = (one[0], one[1], two[0], two[1])
+        return _rank_step(r, listing, self.k, (lo[0], lo[1], lo[2], lo[3]), self._rank_inputs(r), ahead)
 
     def run(self) -> _Result | None:
         """Forward pass: the best score at the end (None if no arrangement) and the back-pointers per rank."""
         cur: dict[int, int] = {0: 0}
         backs: list[dict[int, tuple[int, _Step]]] = []
         for r in range(1, _NRANKS + 1):
-            nxt, back = _RankStep(self, r, False).advance(cur)
+            nxt, back = self._step(r, False).advance(cur)
             if not nxt:
                 return None
             if len(nxt) > 1:
@@ -485,32 +529,13 @@ class _Programme:
         with every card it has: whatever finishes the dropped one finishes the other, with those cards."""
         cur: dict[int, int] = {0: 0}
         for r in range(1, _NRANKS + 1):
-            nxt = _RankStep(self, r, True).advance_cards(cur)
+            nxt = self._step(r, True).advance_cards(cur)
             if not nxt:
                 return None
             if len(nxt) > 1:
                 self._prune(nxt, True)
             cur = nxt
         return cur[0]
-
-    def _undominated(self, h: int, entries: list[_Pair]) -> list[_Pair]:
-        """Drop the ways through two suits that another way (same suits using hand cards) beats or equals
-        in score and dominates in both suits' states."""
-        if len(entries) < 2:
-            return entries
-        sa, sb = _suit_states(self.k[2 * h])[0], _suit_states(self.k[2 * h + 1])[0]
-        sh = _BITS * 2 * h
-        split = [((n >> sh) & _MASK, (n >> (sh + _BITS)) & _MASK) for n, _v, _u, _x, _y in entries]
-        keep: list[_Pair] = []
-        for i, (_n, v, u, _x, _y) in enumerate(entries):
-            a, b = split[i]
-            if not any(j != i and entries[j][2] == u and entries[j][1] >= v
-                       and (split[j][0] == a or _dominates(sa[split[j][0]], sa[a]))
-                       and (split[j][1] == b or _dominates(sb[split[j][1]], sb[b]))
-                       and (split[j] != split[i])
-                       for j in range(len(entries))):
-                keep.append(entries[i])
-        return keep
 
     def _prune(self, nxt: dict[int, int], by_cards: bool) -> None:
         """Drop every state that another one dominates (suit by suit) with a value that covers its own:
