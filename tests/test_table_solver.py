@@ -434,3 +434,29 @@ def test_make_card_suits() -> None:
     # the solver reads suits and ranks straight from the card codes of shanghai.cards
     run = tuple(parse_cards("5D 6D 7D"))
     assert best_play([], [make_card(r, 2) for r in (5, 6, 7)]) == TablePlay(run, (run,))
+
+
+def test_shared_rank_steps_change_no_answer() -> None:
+    """Each rank's step is shared by every programme with the same inputs there (``_rank_step``, an
+    LRU): answers worked out with the shared steps cold (cleared before every call) and warm (after
+    many other positions, in another order, pinned tables included) are the same."""
+    from shanghai.table_solver import _rank_step
+
+    rng = random.Random(31)
+    positions = [random_position(rng, rng.randint(0, 14), rng.randint(1, 12), rng.choice((2, 2, 3)))
+                 for _ in range(60)]
+
+    def answers(table: list[list[int]], hand: list[int]) -> tuple[object, ...]:
+        play = best_play(table, hand)
+        return (play, best_play(flat(table), hand, keep_table=False), can_place(table, hand),
+                placeable_cards(table, hand))
+
+    cold = []
+    for table, hand in positions:
+        _rank_step.cache_clear()
+        cold.append(answers(table, hand))
+    order = list(range(len(positions)))
+    rng.shuffle(order)
+    warm = {i: answers(*positions[i]) for i in order}
+    assert _rank_step.cache_info().hits > 0
+    assert [warm[i] for i in range(len(positions))] == cold
