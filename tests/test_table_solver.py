@@ -23,6 +23,7 @@ from shanghai.cards import JOKER, cards_text, make_card, parse_cards
 from shanghai.errors import InvalidMeldError
 from shanghai.table_solver import (
     TablePlay,
+    _rank_step,
     arrange,
     best_play,
     can_place,
@@ -440,8 +441,6 @@ def test_shared_rank_steps_change_no_answer() -> None:
     """Each rank's step is shared by every programme with the same inputs there (``_rank_step``, an
     LRU): answers worked out with the shared steps cold (cleared before every call) and warm (after
     many other positions, in another order, pinned tables included) are the same."""
-    from shanghai.table_solver import _rank_step
-
     rng = random.Random(31)
     positions = [random_position(rng, rng.randint(0, 14), rng.randint(1, 12), rng.choice((2, 2, 3)))
                  for _ in range(60)]
