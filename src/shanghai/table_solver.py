@@ -338,12 +338,13 @@ _ZERO: _Quad = (0, 0, 0, 0)
 _Result = tuple[int, list[dict[int, tuple[int, _Step]]]]
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=256)
 def _rank_step(r: int, listing: bool, k: _Quad, lo: _Quad, inputs: _RankInputs,
                ahead: tuple[_Quad, _Quad, _Quad, _Quad] | None) -> _RankStep:
     """The rank step of these inputs, kept with what it has worked out: in a search's rollouts and
     a player's turns the solver meets the same ranks again and again (the table and hand change at a
-    few ranks), and a step depends on nothing else."""
+    few ranks), and a step depends on nothing else. Kept few: 2,048 held so many objects that the
+    garbage collector's full passes doubled the solver's p99 (``benchmarks/bench_table.py``)."""
     return _RankStep(r, listing, k, lo, inputs, ahead)
 
 
