@@ -483,6 +483,8 @@ class _Programme:
         self.lo, self.hi, self.pins = lo, hi, pins
         k0, k1, k2, k3 = (max(hi[r][s] for r in range(1, _NRANKS)) for s in range(4))
         self.k: _Quad = (k0, k1, k2, k3)
+        # every rank's inputs once (a step reads its own and the next two ranks')
+        self.inputs = [self._rank_inputs(r) for r in range(_NRANKS + 2)]
         if max(self.k) > 9:  # a suit state index must fit in _BITS bits
             raise ValueError("the table solver takes at most 9 copies of a card")
 
@@ -506,9 +508,9 @@ class _Programme:
         lo = self.lo[r] if r < _NRANKS else _ZERO
         ahead = None
         if r < _NRANKS:
-            one, two = self._rank_inputs(r + 1), self._rank_inputs(r + 2)
+            one, two = self.inputs[r + 1], self.inputs[r + 2]
             ahead = (one[0], one[1], two[0], two[1])
-        return _rank_step(r, listing, self.k, (lo[0], lo[1], lo[2], lo[3]), self._rank_inputs(r), ahead)
+        return _rank_step(r, listing, self.k, (lo[0], lo[1], lo[2], lo[3]), self.inputs[r], ahead)
 
     def run(self) -> _Result | None:
         """Forward pass: the best score at the end (None if no arrangement) and the back-pointers per rank."""
