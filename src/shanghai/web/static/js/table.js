@@ -15,6 +15,8 @@ export class TableView {
     this.order = null;           // the hand in the player's own order (card texts)
     this.selected = new Set();   // indices into this.order
     this.staged = [];            // melds the player is building: {kind, cards}
+    this.drawn = [];             // the cards the hand last gained, marked fresh
+    this.got = [];               // the cards the last state brought
     this.pending = false;        // an action was sent and not answered yet
     this.seenRounds = null;
     this.hintMsg = null;
@@ -146,7 +148,11 @@ export class TableView {
   reconcileHand(hand, prev) {
     const { order, added, changed } = keepOrder(this.invite, this.order, hand);
     this.order = order;
-    this.drawn = prev ? added : [];
+    // got: the cards this state brought (said aloud once); drawn: marked fresh until the hand changes
+    // again, so that another player's move does not redraw the hand (and drop a card being dragged)
+    const dealt = !prev || prev.game.round_number !== this.st.game.round_number;
+    this.got = prev ? added : [];
+    if (dealt) this.drawn = []; else if (changed) this.drawn = added;
     if (changed) { this.selected.clear(); this.staged = this.staged.filter(() => false); }
   }
 
@@ -162,7 +168,7 @@ export class TableView {
     } else if (g.phase !== "game-over") {
       lines.push(`Round ${g.round_number} of ${g.rounds}: ${g.contract}.`);
     }
-    if (this.drawn.length && this.drawn.length <= 3) lines.push(`You got the ${this.drawn.map(cardName).join(", the ")}.`);
+    if (this.got.length && this.got.length <= 3) lines.push(`You got the ${this.got.map(cardName).join(", the ")}.`);
     const mine = st.legal.length > 0;
     const wasMine = prev && prev.legal.length > 0;
     if (mine && !wasMine) lines.push(this.statusText());
@@ -208,7 +214,7 @@ export class TableView {
     part("melds", JSON.stringify([g.table, legal, sel, seats]), this.renderMelds);
     part("staging", JSON.stringify([this.staged, legal]), this.renderStaging);
     part("actions", JSON.stringify([legal, sel, this.pending, this.st.version, this.st.host, g.phase, this.staged.length]), this.renderActions);
-    part("hand", JSON.stringify([this.order, sel, this.hintMsg && this.hintMsg.version, this.drawn, this.staged, g.phase]), this.renderHand);
+    part("hand", JSON.stringify([this.order, sel, this.hintMsg && this.hintMsg.version, this.drawn, this.staged, g.phase === "game-over"]), this.renderHand);
     part("log", JSON.stringify([g.round_number, g.history.length, seats]), this.renderLog);
     this.renderHint();
     if (focusKey && !this.el.dialog.open) {
@@ -456,6 +462,12 @@ export class TableView {
     const g = this.st.game;
     const hinted = this.hintMsg && this.hintMsg.action ? (this.hintMsg.action.card ? [this.hintMsg.action.card] : (this.hintMsg.action.melds || []).flatMap((m) => m.cards)) : [];
     const stagedLeft = countOf(this.stagedCards());
+    const freshLeft = countOf(this.drawn);  // a drawn card went to the end of the hand: mark the last copies
+    const fresh = new Set();
+    for (let i = this.order.length - 1; i >= 0; i--) {
+      const n = freshLeft.get(this.order[i]) || 0;
+      if (n > 0) { fresh.add(i); freshLeft.set(this.order[i], n - 1); }
+    }
     const tools = handTools(this);
     const list = h("ul", { class: "hand", id: "hand", "aria-labelledby": "hand-title",
       "aria-describedby": "hand-help" });
@@ -464,7 +476,7 @@ export class TableView {
       if (inStage) { stagedLeft.set(c, stagedLeft.get(c) - 1); return; }
       const selected = this.selected.has(i);
       const b = handCardEl(c, i, selected, { label: `${cardName(c)}${selected ? ", selected" : ""}`,
-        className: `${selected ? "selected" : ""}${hinted.includes(c) ? " hinted" : ""}${this.drawn && this.drawn.includes(c) ? " fresh" : ""}` });
+        className: `${selected ? "selected" : ""}${hinted.includes(c) ? " hinted" : ""}${fresh.has(i) ? " fresh" : ""}` });
       b.draggable = true;
       b.addEventListener("click", () => { if (this.selected.has(i)) this.selected.delete(i); else this.selected.add(i); this.render(); });
       b.addEventListener("keydown", (ev) => this.handKey(ev, i));
