@@ -216,13 +216,14 @@ SEARCH_SETTINGS: dict[str, Any] = {
     "confidence": 2.0,          # standard errors needed to leave the policy's choice
     "search_buys": False,       # search buy-or-pass too
     "whole_hand": False,        # search where the contract takes the whole hand too (SET RUN RUN)
+    "read": 1.0,                # below 1: hidden cards sampled by what the opponents showed (reading)
 }
 SEARCH_ROLLOUTS: dict[str, PolicyFactory] = {"expert": ExpertPlayer, "greedy": greedy_policy}
 # Settings with a range narrower than "not negative": (lowest, highest); the iterations are
 # checked on their own, with the message ``search:N`` has always given.
 _SETTING_RANGES: dict[str, tuple[float, float]] = {
     "top_k": (1, 64), "tree_depth": (1, 64),
-    "mistakes": (0.0, 1.0), "early_turns": (0.0, 1000.0), "rollout_turns": (0, 10_000),
+    "mistakes": (0.0, 1.0), "early_turns": (0.0, 1000.0), "rollout_turns": (0, 10_000), "read": (0.01, 1.0),
 }
 
 

@@ -98,11 +98,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from shanghai.bots.greedy import GreedyPlayer, contract_progress, fits_table
 from shanghai.bots.player import Player
+from shanghai.bots.reading import card_weights
 from shanghai.cards import Card, card_text, rank_of, suit_of
 from shanghai.engine.actions import (
     Action,
@@ -326,8 +327,12 @@ class SearchPlayer:
     def __init__(self, seed: int | None = None, budget_s: float = 1.0, iterations: int | None = None,
                  rollout: PolicyFactory = greedy_policy, *, rollout_turns: int | None = None,
                  top_k: int = 3, exploration: float = 0.7, tree_depth: int = 1, paired: bool = True,
-                 confidence: float = 2.0, search_buys: bool = False, whole_hand: bool = False) -> None:
+                 confidence: float = 2.0, search_buys: bool = False, whole_hand: bool = False,
+                 read: float = 1.0) -> None:
+        if not 0.0 < read <= 1.0:
+            raise ValueError(f"read is above 0 and at most 1 (1: the hidden cards sampled uniformly), not {read}")
         self.rng = random.Random(seed)
+        self.read = read  # below 1: samples weighted by what the opponents showed (shanghai.bots.reading)
         self.search_buys = search_buys
         self.whole_hand = whole_hand  # search where the contract takes the whole hand dealt too
         self.budget_s = budget_s
@@ -411,7 +416,8 @@ class SearchPlayer:
                 pub = public_round(v)  # a stale memory of the flip, perhaps
             except InconsistentViewError:
                 return policy_action, policy_reason
-        action, gain = self._search(v, pub, cands, random.Random(decision_seed), policy_action)
+        weights = card_weights(v, self.read) if self.read < 1.0 else None
+        action, gain = self._search(v, pub, cands, random.Random(decision_seed), policy_action, weights)
         if action == policy_action or not explain:
             return action, policy_reason
         deals = self.last_iterations // len(cands) if self.paired else self.last_iterations
@@ -421,7 +427,8 @@ class SearchPlayer:
                         f"{by if points > 0 else ''}ahead of {_words(policy_action, v)}")
 
     def _search(self, v: PlayerView, pub: PublicRound, cands: list[Action], rng: random.Random,
-                anchor: Action | None = None) -> tuple[Action, float]:
+                anchor: Action | None = None,
+                weights: Sequence[Mapping[Card, float]] | None = None) -> tuple[Action, float]:
         """The action chosen, and its mean paired gain over ``anchor`` (reward units; 0 when it
         is the anchor or when there is none)."""
         me = v.seat
@@ -437,7 +444,7 @@ class SearchPlayer:
                     break
             elif done > 0 and time.perf_counter() - start >= self.budget_s:
                 break
-            game = sample(pub, rng)
+            game = sample(pub, rng, weights)
             seeds = [rng.getrandbits(32) for _ in range(game.players)]
             if self.paired:
                 # every root action on the same determinization and rollout seeds (common random

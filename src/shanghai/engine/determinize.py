@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from shanghai.cards import Card, make_pack
@@ -420,8 +420,16 @@ def public_round(view: PlayerView, flip: Card | None = None) -> PublicRound:
         renewals=r.renewals, buy_window=bw, shanghai_window=sw)
 
 
-def sample(pub: PublicRound, rng: random.Random) -> Game:
-    """One determinization of ``pub``: the unseen cards dealt at random into the unknown places."""
+def sample(pub: PublicRound, rng: random.Random,
+           weights: Sequence[Mapping[Card, float]] | None = None) -> Game:
+    """One determinization of ``pub``: the unseen cards dealt at random into the unknown places.
+
+    ``weights`` (one mapping a seat, the seat's own ignored): how likely each card is, relatively, to
+    be in that opponent's unknown slots (a card not mapped: 1.0). Then the deal is not uniform but
+    drawn, by Metropolis swaps from the uniform one, from the deals each weighted by the product of
+    the weights of the cards in the opponents' hands (the stock weighs 1); without it the generator
+    is used exactly as always, so seeds reproduce the same games.
+    """
     view = pub.view
     rules = view.rules
     n = view.players
@@ -452,6 +460,8 @@ def sample(pub: PublicRound, rng: random.Random) -> Game:
             stock += rest[:extra]
             rest = rest[extra:]
         rng.shuffle(stock)
+    if weights is not None:
+        _weigh(pub, rng, weights, stock, rest)
     hands: list[list[Card]] = []
     k = 0
     for s in range(n):
@@ -497,6 +507,50 @@ def sample(pub: PublicRound, rng: random.Random) -> Game:
     if refresh is not None:
         refresh()
     return game
+
+
+# Metropolis swaps a weighted sample makes, per card in the opponents' unknown slots.
+SWAPS_PER_SLOT = 4
+
+
+def _weigh(pub: PublicRound, rng: random.Random, weights: Sequence[Mapping[Card, float]],
+           stock: list[Card], rest: list[Card]) -> None:
+    """Swap cards between the opponents' unknown slots (``rest``, in seat order) and the stock, in
+    place, so that a deal comes with probability in proportion to its weight (see ``sample``). After a
+    stock renewal the stock must come from the renewed pile, so only the opponents swap then."""
+    owner: list[int] = []
+    for s, m in enumerate(pub.slots):
+        owner += [s] * m
+    slots = len(owner)
+    if slots == 0:
+        return
+    places = slots + (len(stock) if pub.segment is None else 0)
+    if places < 2:
+        return
+
+    def card(i: int) -> Card:
+        return rest[i] if i < slots else stock[i - slots]
+
+    def weight(i: int, c: Card) -> float:
+        return weights[owner[i]].get(c, 1.0) if i < slots else 1.0
+
+    for _ in range(SWAPS_PER_SLOT * slots):
+        i = rng.randrange(slots)
+        j = rng.randrange(places)
+        if j < slots and owner[j] == owner[i]:
+            continue
+        a, b = card(i), card(j)
+        if a == b:
+            continue
+        before = weight(i, a) * weight(j, b)
+        after = weight(i, b) * weight(j, a)
+        if after < before and rng.random() * before >= after:
+            continue
+        rest[i] = b
+        if j < slots:
+            rest[j] = a
+        else:
+            stock[j - slots] = a
 
 
 def determinize(view: PlayerView, rng: random.Random, *, flip: Card | None = None) -> Game:
