@@ -149,9 +149,9 @@ export class TableView {
     const { order, added, changed } = keepOrder(this.invite, this.order, hand);
     this.order = order;
     // got: the cards this state brought (said aloud once); drawn: marked fresh until the hand changes
-    // again, so that another player's move does not redraw the hand (and drop a card being dragged)
-    const dealt = !prev || prev.game.round_number !== this.st.game.round_number;
-    this.got = prev ? added : [];
+    // again, so that another player's move does not draw the hand again (a held card would lose its look)
+    const dealt = !prev || !prev.game || prev.game.round_number !== this.st.game.round_number;
+    this.got = prev && prev.game ? added : [];
     if (dealt) this.drawn = []; else if (changed) this.drawn = added;
     if (changed) { this.selected.clear(); this.staged = this.staged.filter(() => false); }
   }
