@@ -27,13 +27,14 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from multiprocessing import Pool
 
 from shanghai.bots.expert import ExpertPlayer
 from shanghai.bots.greedy import GreedyPlayer
 from shanghai.bots.player import Player
 from shanghai.bots.search import SearchPlayer
+from shanghai.cards import Card
 from shanghai.engine.actions import Action
 from shanghai.engine.determinize import PublicRound
 from shanghai.engine.game import Game
@@ -76,8 +77,9 @@ class Teacher(SearchPlayer):
         self.changed = 0
 
     def _search(self, v: PlayerView, pub: PublicRound, cands: list[Action], rng: random.Random,
-                anchor: Action | None = None) -> tuple[Action, float]:
-        action, gain = super()._search(v, pub, cands, rng, anchor)
+                anchor: Action | None = None,
+                weights: Sequence[Mapping[Card, float]] | None = None) -> tuple[Action, float]:
+        action, gain = super()._search(v, pub, cands, rng, anchor, weights)
         self.searched += 1
         self.changed += action != anchor
         return action, gain
