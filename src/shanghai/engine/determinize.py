@@ -426,9 +426,10 @@ def sample(pub: PublicRound, rng: random.Random,
 
     ``weights`` (one mapping a seat, the seat's own ignored): how likely each card is, relatively, to
     be in that opponent's unknown slots (a card not mapped: 1.0). Then the deal is not uniform but
-    drawn, by Metropolis swaps from the uniform one, from the deals each weighted by the product of
-    the weights of the cards in the opponents' hands (the stock weighs 1); without it the generator
-    is used exactly as always, so seeds reproduce the same games.
+    drawn, approximately (a short chain of Metropolis swaps from the uniform one, ``SWAPS_PER_SLOT``
+    a card), from the deals each weighted by the product of the weights of the cards in the
+    opponents' hands (the stock weighs 1); without it the generator is used exactly as always, so
+    seeds reproduce the same games.
     """
     view = pub.view
     rules = view.rules
@@ -516,7 +517,7 @@ SWAPS_PER_SLOT = 4
 def _weigh(pub: PublicRound, rng: random.Random, weights: Sequence[Mapping[Card, float]],
            stock: list[Card], rest: list[Card]) -> None:
     """Swap cards between the opponents' unknown slots (``rest``, in seat order) and the stock, in
-    place, so that a deal comes with probability in proportion to its weight (see ``sample``). After a
+    place, so that a deal comes with probability nearly in proportion to its weight (see ``sample``). After a
     stock renewal the stock must come from the renewed pile, so only the opponents swap then."""
     owner: list[int] = []
     for s, m in enumerate(pub.slots):
