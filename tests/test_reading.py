@@ -13,7 +13,7 @@ from shanghai.bots.reading import card_weights, evidence
 from shanghai.bots.registry import make_player
 from shanghai.bots.search import SearchPlayer
 from shanghai.cards import Card, parse_card
-from shanghai.engine.actions import Action, Buy, Discard, DrawStock, GoDown, Pass, TakeDiscard
+from shanghai.engine.actions import Action, Buy, CallShanghai, Discard, DrawStock, GoDown, Pass, TakeDiscard
 from shanghai.engine.determinize import public_round, sample
 from shanghai.engine.game import Game
 from shanghai.engine.view import PlayerView, view
@@ -38,6 +38,10 @@ def test_discards_pick_ups_and_passes_are_read_until_the_seat_goes_down() -> Non
     assert ev[2] == [(C("7H"), 0.5)]                   # passed the 7H; once down, its KD says nothing
     assert ev[3] == [(C("7H"), -1.0), (C("9S"), 1.0), (C("KD"), -1.0)]
     assert ev[0] == []                                 # the seat's own hand is known, not read
+    # a discard protected by "Shanghai" (001 var. 3) is not on offer, nor one a "Shanghai" call took
+    ev = evidence(_view(0, (Discard(1, C("7H"), shanghai=True), DrawStock(2), Discard(2, C("9S")),
+                            CallShanghai(1, 0), DrawStock(3))))
+    assert ev[2] == [(C("9S"), 1.0)] and ev[3] == []
 
 
 def test_weights_follow_the_contract() -> None:

@@ -26,7 +26,7 @@ the sort and is not read. Only the view is read: these are public actions.
 from __future__ import annotations
 
 from shanghai.cards import ALL_NATURALS, Card, rank_of, suit_of
-from shanghai.engine.actions import Buy, Discard, DrawStock, GoDown, Pass, TakeDiscard
+from shanghai.engine.actions import Buy, CallShanghai, Discard, DrawStock, GoDown, Pass, TakeDiscard
 from shanghai.engine.view import PlayerView
 
 __all__ = ["card_weights", "evidence"]
@@ -45,7 +45,9 @@ def evidence(v: PlayerView) -> list[list[tuple[Card, float]]]:
         elif isinstance(a, Discard):
             if not down[a.seat]:
                 out[a.seat].append((a.card, 1.0))
-            top = a.card
+            top = None if a.shanghai else a.card  # a protected discard is not on offer (as in knowledge())
+        elif isinstance(a, CallShanghai):
+            top = None  # the discard went onto a meld
         elif isinstance(a, TakeDiscard | Buy):
             if top is not None and not down[a.seat]:
                 out[a.seat].append((top, -1.0))
@@ -74,14 +76,13 @@ def card_weights(v: PlayerView, factor: float) -> list[dict[Card, float]]:
     cards = ALL_NATURALS if factor < 1.0 else ()
     out: list[dict[Card, float]] = []
     for seen in evidence(v):
+        natural = [(e, w) for e, w in seen if e not in wilds]  # a wild says nothing of the other cards
         weights: dict[Card, float] = {}
         for c in cards:
             if c in wilds:
                 continue
             score = 0.0
-            for e, w in seen:
-                if e in wilds:
-                    continue
+            for e, w in natural:
                 if _connects(c, e, sets, runs):
                     score += w
             if score:
