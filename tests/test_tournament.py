@@ -25,7 +25,7 @@ from shanghai.bots.registry import (
 from shanghai.bots.search import SearchPlayer, greedy_policy
 from shanghai.cli.main import main
 from shanghai.rules import MANIPULATION, preset
-from shanghai.tournament.report import summarize
+from shanghai.tournament.report import result_from_records, summarize
 from shanghai.tournament.runner import (
     DealTask,
     GameOutcome,
@@ -148,6 +148,34 @@ def test_summary_pairs_hand_computed() -> None:
     assert pair["mean_score_diff"] == pytest.approx(-12.5)
     half = 12.706205 * 7.5
     assert pair["mean_score_diff_ci"] == pytest.approx([-12.5 - half, -12.5 + half], abs=1e-3)
+    # win share per deal: a 1.0 and 0.75, b 0.0 and 0.25: se 0.125 for both, and the intervals,
+    # t(0.975, 1) * 0.125 = 1.588 either side of 0.875 and 0.125, are cut to [0, 1]
+    assert a["win_rate_deal_ci"] == b["win_rate_deal_ci"] == pytest.approx([0.0, 1.0])
+
+
+def test_the_deal_win_interval_sees_what_rotations_share() -> None:
+    # Duplicate format: in every deal the hand of seat 0 wins, whoever holds it, so each of two
+    # entrants wins exactly one rotation of each deal. Taken as independent games (Wilson) a's
+    # 10 wins of 20 leave its win rate anywhere in 0.30-0.70; deal by deal it is exactly one half.
+    outcomes = [GameOutcome(d, r, d, (_seat(r, "a" if r == 0 else "b", 0, 0, 1.0),
+                                      _seat(1 - r, "b" if r == 0 else "a", 1, 50, 0.0)))
+                for d in range(10) for r in range(2)]
+    summary = summarize(TournamentResult(preset("isra-junior"), ("a", "b"), 1, 10, 20, outcomes))
+    a, b = summary["players"]
+    assert a["win_rate"] == b["win_rate"] == 0.5
+    lo, hi = a["win_rate_ci"]
+    assert lo < 0.3 and hi > 0.7
+    assert a["win_rate_deal_ci"] == pytest.approx([0.5, 0.5])
+    # a wins both rotations of the last deal: per deal nine halves and a one, mean 0.55, s² = 0.025,
+    # se = 0.05, t(0.975, 9) = 2.262157
+    won = outcomes[:-1] + [GameOutcome(9, 1, 9, (_seat(1, "b", 0, 50, 0.0), _seat(0, "a", 1, 0, 1.0)))]
+    a = summarize(TournamentResult(preset("isra-junior"), ("a", "b"), 1, 10, 20, won))["players"][0]
+    assert a["win_rate"] == pytest.approx(0.55)
+    half = 2.262157 * 0.05
+    assert a["win_rate_deal_ci"] == pytest.approx([0.55 - half, 0.55 + half], abs=1e-5)
+    # one deal: no spread to estimate
+    one = summarize(TournamentResult(preset("isra-junior"), ("a", "b"), 1, 1, 2, outcomes[:2]))
+    assert one["players"][0]["win_rate_deal_ci"] is None
 
 
 # -- the command ----------------------------------------------------------------------------------
@@ -170,7 +198,8 @@ def test_tournament_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     players = data["players"]
     assert isinstance(players, list) and len(players) == 1
     p = players[0]
-    for key in ("seat_spec", "games", "wins", "win_rate", "win_rate_ci", "mean_score", "mean_score_ci",
+    for key in ("seat_spec", "games", "wins", "win_rate", "win_rate_ci", "win_rate_deal_ci", "mean_score",
+                "mean_score_ci",
                 "points_per_round", "points_per_round_ci", "contract_rate", "buys_per_round", "slams"):
         assert key in p
     assert p["seat_spec"] == "random" and p["games"] == 18
@@ -186,6 +215,9 @@ def test_tournament_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*BASE[:-4], "--games", "3", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "win rate" in out and "random" in out and "lower is better" in out
+    assert "deal as the unit" not in out  # one deal: no spread to estimate
+    assert main([*BASE[:-4], "--games", "6", "--seed", "1"]) == 0
+    assert "win rate with the deal as the unit" in capsys.readouterr().out
 
 
 def test_same_seed_same_json_whatever_workers(capsys: pytest.CaptureFixture[str]) -> None:
@@ -554,3 +586,36 @@ def test_teacher_example_plays_the_tournaments_expert_games_and_a_legal_search(
     assert example.main(["--round", "8", "--games", "6"]) == 2  # type: ignore[attr-defined]
     err = capsys.readouterr().err
     assert "--round must be 1 to 7, not 8" in err and "--games must be a positive multiple of 4, not 6" in err
+
+
+def test_pool_runs_example_reports_runs_of_other_deals_as_one(capsys: pytest.CaptureFixture[str],
+                                                              tmp_path: Path) -> None:
+    # A long tournament played as runs of consecutive deals (--seed 3 and --seed 5, two deals each:
+    # the game seeds 3-6) is reported as one over all their games; a deal in two files is refused.
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    seats = ["--seats", "greedy,random,random"]
+    one = _json(capsys, [*BASE[:-2], *seats, "--seed", "3", "--json", "--games-out", str(a)])
+    two = _json(capsys, [*BASE[:-2], *seats, "--seed", "5", "--json", "--games-out", str(b)])
+    example = _example("pool_runs")
+    records = [json.loads(line) for p in (a, b) for line in p.read_text().splitlines()]
+    assert sorted({g["seed"] for g in records}) == [3, 4, 5, 6]
+    pooled = summarize(result_from_records(records, preset("isra-junior")))
+    assert pooled["games"] == 12 and pooled["deals"] == 4 and pooled["seats"] == ["greedy", "random", "random"]
+    players = [x["players"] for x in (one, two)]
+    for k, p in enumerate(pooled["players"]):
+        assert p["games"] == players[0][k]["games"] + players[1][k]["games"]
+        assert p["wins"] == pytest.approx(players[0][k]["wins"] + players[1][k]["wins"])
+        assert p["mean_score"] == pytest.approx((players[0][k]["mean_score"] + players[1][k]["mean_score"]) / 2)
+        assert p["win_rate_deal_ci"] is not None
+    assert example.main(["--rules", "isra-junior", str(a), str(b)]) == 0  # type: ignore[attr-defined]
+    out = capsys.readouterr().out
+    assert "pooled: 2 files" in out and "over 4 deals" in out and "deal as the unit" in out
+    assert example.main(["--rules", "isra-junior", str(a), str(a)]) == 2  # type: ignore[attr-defined]
+    assert "the game of seed 3 rotation 0 is there twice" in capsys.readouterr().err
+    other = tmp_path / "other.jsonl"
+    assert main([*BASE[:-2], "--seed", "9", "--games-out", str(other)]) == 0
+    capsys.readouterr()
+    assert example.main(["--rules", "isra-junior", str(a), str(other)]) == 2  # type: ignore[attr-defined]
+    assert "seats random, random, random, not greedy, random, random" in capsys.readouterr().err
+    assert example.main([str(tmp_path / "none.jsonl")]) == 2  # type: ignore[attr-defined]
+    assert "cannot read" in capsys.readouterr().err

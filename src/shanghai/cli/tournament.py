@@ -204,7 +204,7 @@ def add_tournament_parser(sub: Any, common: Any) -> None:
                         "each game is those rounds alone, to measure players round by round")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object: games, players (seat_spec, games, wins, win_rate, "
-                        "win_rate_ci, mean_score, mean_score_ci, ...), pairs, ...")
+                        "win_rate_ci, win_rate_deal_ci, mean_score, mean_score_ci, ...), pairs, ...")
     p.add_argument("--out", metavar="FILE", help="also write the JSON object to FILE")
     p.add_argument("--games-out", metavar="FILE",
                    help="write every game to FILE, one JSON object a line (deal, rotation, seed, and per "

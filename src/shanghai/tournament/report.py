@@ -2,7 +2,12 @@
 
 Intervals on means use the deal as the unit (the rotations of one deal share its cards, so they
 are not independent): each name's value per deal is the mean over its seat-games in that deal.
-Win rates use a Wilson interval over seat-games. Scores are penalty points: lower is better.
+Win rates get two intervals: a Wilson interval over seat-games (``win_rate_ci``, which takes the
+games as independent) and a t interval over deals of each deal's win share (``win_rate_deal_ci``).
+The second is the one the duplicate format calls for: a deal's good cards go to every seat in
+turn, so its rotations' wins are negatively correlated (two equal players in a deal whose best
+hand always wins would each win exactly a quarter of its rotations), and the Wilson interval,
+blind to that, comes out too wide. Scores are penalty points: lower is better.
 """
 
 from __future__ import annotations
@@ -11,8 +16,8 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from shanghai.rules import ManipulationRules
-from shanghai.tournament.runner import SeatOutcome, TournamentResult
+from shanghai.rules import AnyRules, ManipulationRules
+from shanghai.tournament.runner import GameOutcome, SeatOutcome, TournamentResult
 from shanghai.tournament.stats import mean_ci, paired_difference, wilson_interval
 
 Interval = tuple[float, float] | None
@@ -61,6 +66,7 @@ def summarize(result: TournamentResult) -> dict[str, Any]:
         downs = sum(sum(s.went_down) for s in seat_games)
         buys = sum(sum(s.buys) for s in seat_games)
         scores = [_mean([s.score for s in deals[d]]) for d in sorted(deals)]
+        _, deal_win_ci = mean_ci([_mean([s.win_share for s in deals[d]]) for d in sorted(deals)])
         ppr = [_mean([p for s in deals[d] for p in s.round_points]) for d in sorted(deals)]
         deal_scores[name] = scores
         mean_score, score_ci = mean_ci(scores)
@@ -72,6 +78,9 @@ def summarize(result: TournamentResult) -> dict[str, Any]:
             "wins": _r(wins),
             "win_rate": _r(wins / n),
             "win_rate_ci": _ci(wilson_interval(wins, n)),
+            # the deal as the unit (see the module docstring); None with a single deal
+            "win_rate_deal_ci": _ci(None if deal_win_ci is None else
+                                    (max(0.0, deal_win_ci[0]), min(1.0, deal_win_ci[1]))),
             "mean_score": _r(mean_score),
             "mean_score_ci": _ci(score_ci),
             "rounds": rounds,
@@ -205,6 +214,12 @@ def text(summary: dict[str, Any], seconds: float | None = None) -> str:
         rate = p.get("contract_rate", p.get("out_rate", 0.0))
         lines.append(f"{p['seat_spec']:<{width}} {p['games']:>6} {p['wins']:>8.2f} {win:>24} {score:>28} "
                      f"{ppr:>26} {rate:>9.3f} {p['buys_per_round']:>8.3f} {p['slams']:>6}")
+    if summary["deals"] > 1:
+        lines.append("")
+        lines.append("win rate with the deal as the unit (its rotations share its cards), 95% t interval:")
+        for p in summary["players"]:
+            lines.append(f"  {p['seat_spec']}: {p['win_rate']:.3f} {_fmt_ci(p.get('win_rate_deal_ci'), 3)} "
+                         f"over {summary['deals']} deals")
     if summary["pairs"]:
         lines.append("")
         lines.append("paired per-deal mean score difference (a - b; negative: a scores less, i.e. better):")
@@ -212,3 +227,60 @@ def text(summary: dict[str, Any], seconds: float | None = None) -> str:
             lines.append(f"  {q['a']} - {q['b']}: {q['mean_score_diff']:+.1f} "
                          f"{_fmt_ci(q['mean_score_diff_ci'])} over {q['deals']} deals")
     return "\n".join(lines)
+
+
+def result_from_records(records: Sequence[dict[str, Any]], rules: AnyRules, name: str = "games"
+                        ) -> TournamentResult:
+    """The games of one or more ``--games-out`` files (read by :func:`read_game_records`) as a
+    :class:`TournamentResult`, so that :func:`summarize` reports them as one tournament: several runs
+    of the same seats on different deals (``--seed S``, ``--seed S+D``, ... of ``D`` deals each)
+    pool into one report. A deal is known by its game seed; the seats must be the same in every game.
+    ``ValueError`` names ``name`` where the games do not fit together.
+
+    >>> line = ('{{"deal": 0, "rotation": {r}, "seed": {seed}, "seats": ['
+    ...         '{{"seat": 0, "entrant": {r}, "player": "{a}", "score": 0, "round_points": [0], "win_share": 1.0}}, '
+    ...         '{{"seat": 1, "entrant": {o}, "player": "{b}", "score": 5, "round_points": [5], "win_share": 0.0}}]}}')
+    >>> def run(seed):  # a run of one deal (deal 0, seed ``seed``) in two rotations
+    ...     return read_game_records([line.format(r=0, o=1, a="x", b="y", seed=seed),
+    ...                               line.format(r=1, o=0, a="y", b="x", seed=seed)])
+    >>> from shanghai.rules import preset
+    >>> result = result_from_records(run(7) + run(8), preset("isra"))
+    >>> result.deals, result.games, result.specs
+    (2, 4, ('x', 'y'))
+    >>> result_from_records(run(7) + run(7), preset("isra"), "a.jsonl")
+    Traceback (most recent call last):
+    ...
+    ValueError: a.jsonl: the game of seed 7 rotation 0 is there twice (the same deal in two runs?)
+    """
+    if not records:
+        raise ValueError(f"{name}: no games")
+    specs: list[str] | None = None
+    deals: dict[int, int] = {}   # game seed -> deal number in the pooled result
+    seen: set[tuple[int, int]] = set()
+    outcomes: list[GameOutcome] = []
+    for record in records:
+        gseed, rotation = int(record["seed"]), int(record["rotation"])
+        if (gseed, rotation) in seen:
+            raise ValueError(f"{name}: the game of seed {gseed} rotation {rotation} is there twice "
+                             f"(the same deal in two runs?)")
+        seen.add((gseed, rotation))
+        by_entrant = {int(seat["entrant"]): str(seat["player"]) for seat in record["seats"]}
+        these = [by_entrant[e] for e in sorted(by_entrant)]
+        if specs is None:
+            specs = these
+        elif these != specs:
+            raise ValueError(f"{name}: the game of seed {gseed} seats {', '.join(these)}, "
+                             f"not {', '.join(specs)} as the first")
+        deal = deals.setdefault(gseed, len(deals))
+        seats = tuple(SeatOutcome(
+            int(seat["entrant"]), str(seat["player"]), int(seat["seat"]), int(seat["score"]),
+            tuple(int(p) for p in seat["round_points"]),
+            tuple(bool(x) for x in seat.get("went_down", seat.get("went_out", []))),
+            tuple(int(x) for x in seat.get("buys", [])), int(seat.get("slams", 0)),
+            float(seat["win_share"])) for seat in record["seats"])
+        outcomes.append(GameOutcome(deal, rotation, gseed, seats))
+    assert specs is not None
+    outcomes.sort(key=lambda g: (g.deal, g.rotation))
+    first = records[0]
+    return TournamentResult(rules, tuple(specs), int(first["seed"]) - int(first["deal"]), len(deals),
+                            len(outcomes), outcomes)
