@@ -617,5 +617,10 @@ def test_pool_runs_example_reports_runs_of_other_deals_as_one(capsys: pytest.Cap
     capsys.readouterr()
     assert example.main(["--rules", "isra-junior", str(a), str(other)]) == 2  # type: ignore[attr-defined]
     assert "seats random, random, random, not greedy, random, random" in capsys.readouterr().err
+    old = json.loads(a.read_text().splitlines()[0])
+    del old["seats"][1]["went_down"]  # a file from before went_down: its contract rates would read 0
+    other.write_text(json.dumps(old) + "\n")
+    assert example.main(["--rules", "isra-junior", str(other)]) == 2  # type: ignore[attr-defined]
+    assert "the game of seed 3 rotation 0 has no 'went_down' for its seats" in capsys.readouterr().err
     assert example.main([str(tmp_path / "none.jsonl")]) == 2  # type: ignore[attr-defined]
     assert "cannot read" in capsys.readouterr().err

@@ -218,7 +218,7 @@ def text(summary: dict[str, Any], seconds: float | None = None) -> str:
         lines.append("")
         lines.append("win rate with the deal as the unit (its rotations share its cards), 95% t interval:")
         for p in summary["players"]:
-            lines.append(f"  {p['seat_spec']}: {p['win_rate']:.3f} {_fmt_ci(p.get('win_rate_deal_ci'), 3)} "
+            lines.append(f"  {p['seat_spec']}: {p['win_rate']:.3f} {_fmt_ci(p['win_rate_deal_ci'], 3)} "
                          f"over {summary['deals']} deals")
     if summary["pairs"]:
         lines.append("")
@@ -237,12 +237,14 @@ def result_from_records(records: Sequence[dict[str, Any]], rules: AnyRules, name
     pool into one report. A deal is known by its game seed; the seats must be the same in every game.
     ``ValueError`` names ``name`` where the games do not fit together.
 
-    >>> line = ('{{"deal": 0, "rotation": {r}, "seed": {seed}, "seats": ['
-    ...         '{{"seat": 0, "entrant": {r}, "player": "{a}", "score": 0, "round_points": [0], "win_share": 1.0}}, '
-    ...         '{{"seat": 1, "entrant": {o}, "player": "{b}", "score": 5, "round_points": [5], "win_share": 0.0}}]}}')
+    >>> seat = ('{{"seat": {s}, "entrant": {e}, "player": "{p}", "score": {n}, "round_points": [{n}], '
+    ...         '"went_down": [true], "buys": [0], "slams": 0, "win_share": {w}}}')
+    >>> def game(r, o, a, b, seed):
+    ...     return (f'{{"deal": 0, "rotation": {r}, "seed": {seed}, "seats": ['
+    ...             + seat.format(s=0, e=r, p=a, n=0, w=1.0) + ', '
+    ...             + seat.format(s=1, e=o, p=b, n=5, w=0.0) + ']}')
     >>> def run(seed):  # a run of one deal (deal 0, seed ``seed``) in two rotations
-    ...     return read_game_records([line.format(r=0, o=1, a="x", b="y", seed=seed),
-    ...                               line.format(r=1, o=0, a="y", b="x", seed=seed)])
+    ...     return read_game_records([game(0, 1, "x", "y", seed), game(1, 0, "y", "x", seed)])
     >>> from shanghai.rules import preset
     >>> result = result_from_records(run(7) + run(8), preset("isra"))
     >>> result.deals, result.games, result.specs
@@ -254,6 +256,7 @@ def result_from_records(records: Sequence[dict[str, Any]], rules: AnyRules, name
     """
     if not records:
         raise ValueError(f"{name}: no games")
+    went = "went_out" if isinstance(rules, ManipulationRules) else "went_down"  # as game_records writes
     specs: list[str] | None = None
     deals: dict[int, int] = {}   # game seed -> deal number in the pooled result
     seen: set[tuple[int, int]] = set()
@@ -272,12 +275,15 @@ def result_from_records(records: Sequence[dict[str, Any]], rules: AnyRules, name
             raise ValueError(f"{name}: the game of seed {gseed} seats {', '.join(these)}, "
                              f"not {', '.join(specs)} as the first")
         deal = deals.setdefault(gseed, len(deals))
-        seats = tuple(SeatOutcome(
-            int(seat["entrant"]), str(seat["player"]), int(seat["seat"]), int(seat["score"]),
-            tuple(int(p) for p in seat["round_points"]),
-            tuple(bool(x) for x in seat.get("went_down", seat.get("went_out", []))),
-            tuple(int(x) for x in seat.get("buys", [])), int(seat.get("slams", 0)),
-            float(seat["win_share"])) for seat in record["seats"])
+        try:
+            seats = tuple(SeatOutcome(
+                int(seat["entrant"]), str(seat["player"]), int(seat["seat"]), int(seat["score"]),
+                tuple(int(p) for p in seat["round_points"]), tuple(bool(x) for x in seat[went]),
+                tuple(int(x) for x in seat["buys"]), int(seat["slams"]),
+                float(seat["win_share"])) for seat in record["seats"])
+        except KeyError as exc:  # an older file: its contract rates, buys or slams would read as 0
+            raise ValueError(f"{name}: the game of seed {gseed} rotation {rotation} has no {exc} "
+                             f"for its seats") from exc
         outcomes.append(GameOutcome(deal, rotation, gseed, seats))
     assert specs is not None
     outcomes.sort(key=lambda g: (g.deal, g.rotation))
