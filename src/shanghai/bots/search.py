@@ -101,6 +101,16 @@ played the day before (seed 15000001, five runs of 400; README): ``read=0.25`` w
 share -1.0 [-3.4, +1.3] percentage points, its score -3.2 [-7.9, +1.6] points a game, its lead
 -1.0 [-6.6, +4.6]. No gain in wins, so it stays off.
 
+Rollouts longer than one turn a seat (``rollout_turns``), screened in single-round games against
+three experts on the same 200 fresh deals (800 games a round, seed 21000001, ``--rounds 3`` and
+``--rounds 7``, compared with ``examples/compare_runs.py``), minus the default: to the end of the
+round (``rollout_turns=1000``, seven to eleven times the time) RUN RUN its points -1.4 [-3.7, +1.0]
+a round, its win share -0.7 [-3.9, +2.5] percentage points; RUN RUN RUN -0.4 [-3.6, +2.7] and -0.1
+[-2.5, +2.2]. Two turns a seat (``rollout_turns=8``, about 1.6 times the time): RUN RUN -1.9 [-4.3,
++0.5] and +2.2 [-0.8, +5.2]; RUN RUN RUN +0.4 [-2.1, +2.9] and +0.5 [-1.2, +2.2]. Nothing
+significant; not tried in whole games (a 2,000-game run at eight turns would take about an hour on
+2 cores, at the round's end about four).
+
 Budget: ``iterations`` (deterministic: the same seed and view give the same action; tournaments
 use this; with ``paired`` it is rounded up to whole batches of the root's candidates) or, when
 ``iterations`` is None, ``budget_s`` seconds of wall clock per decision (for people; at least one
