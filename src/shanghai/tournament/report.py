@@ -119,11 +119,18 @@ def summarize(result: TournamentResult) -> dict[str, Any]:
     }
 
 
+def _went_key(rules: AnyRules) -> str:
+    """The key of a seat's per-round record of making it in a ``--games-out`` game: ``went_out``
+    (per hand) in manipulation rummy, ``went_down`` (per round) in contract games; the writer and
+    the reader both take it from here."""
+    return "went_out" if isinstance(rules, ManipulationRules) else "went_down"
+
+
 def game_records(result: TournamentResult) -> Iterator[dict[str, Any]]:
     """One JSON-ready object per game, in deal and rotation order (``--games-out``): the deal, the
     rotation, the game seed and, per seat, who sat there and how it went. In manipulation rummy
     ``went_out`` (per hand) stands where contract games have ``went_down`` (per round)."""
-    went = "went_out" if isinstance(result.rules, ManipulationRules) else "went_down"
+    went = _went_key(result.rules)
     for game in result.outcomes:
         yield {
             "deal": game.deal,
@@ -256,7 +263,7 @@ def result_from_records(records: Sequence[dict[str, Any]], rules: AnyRules, name
     """
     if not records:
         raise ValueError(f"{name}: no games")
-    went = "went_out" if isinstance(rules, ManipulationRules) else "went_down"  # as game_records writes
+    went = _went_key(rules)
     specs: list[str] | None = None
     deals: dict[int, int] = {}   # game seed -> deal number in the pooled result
     seen: set[tuple[int, int]] = set()
