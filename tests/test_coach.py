@@ -1,4 +1,5 @@
-"""The coach: a legal action with a one-line reason in every phase, and an error off turn."""
+"""The coach: a legal action with a one-line reason in every phase, and an error off turn; the
+review of a played game (``review``) asks it at every decision of one seat."""
 
 from __future__ import annotations
 
@@ -7,15 +8,18 @@ import dataclasses
 import pytest
 
 from helpers import new_game
-from shanghai.bots.coach import Advice, advise
+from shanghai.bots.coach import Advice, advise, review, same_move
 from shanghai.bots.expert import ExpertPlayer
+from shanghai.bots.match import play_game
 from shanghai.bots.random_player import RandomPlayer
 from shanghai.bots.registry import make_opponent, strongest_player
 from shanghai.bots.search import SearchPlayer
-from shanghai.engine.actions import Discard, DrawStock, GoDown, TakeDiscard
+from shanghai.engine.actions import Action, Discard, DrawStock, GoDown, LayOff, TakeDiscard, parse_action
 from shanghai.engine.game import Game, Phase
+from shanghai.engine.record import GameRecord
 from shanghai.engine.view import view
-from shanghai.rules import preset
+from shanghai.errors import RecordError
+from shanghai.rules import game_rules, preset
 
 
 def _advice_by_phase(game: Game, limit: int, follow: bool = True) -> dict[Phase, list[Advice]]:
@@ -110,3 +114,113 @@ def test_no_advice_off_turn() -> None:
         advise(view(game, idle))
     with pytest.raises(ValueError):
         advise(dataclasses.replace(view(game, seat), legal=()))
+
+
+def coached_game(seed: int, *, swap_at: int | None = None) -> tuple[Game, list[tuple[int, Action]]]:
+    """isra-junior, 3 players: seat 1 plays the coach's advice at each of its choices, the others
+    play as experts. With ``swap_at``, seat 1's choice number ``swap_at`` is another legal move
+    than the coach's (not the same move by ``same_move``). Returns the game and, for each of seat
+    1's choices, the action's index and the coach's advice there."""
+    game = Game.new(preset("isra-junior"), 3, seed)
+    experts = [ExpertPlayer(s) for s in range(3)]
+    asked: list[tuple[int, Action]] = []
+    while not game.is_over:
+        seat = game.to_act()[0]
+        v = view(game, seat)
+        if seat == 1 and len(v.legal) > 1:
+            tip = advise(v, seed=0).action
+            action = tip
+            if len(asked) == swap_at:
+                action = next(a for a in v.legal if not same_move(a, tip))
+            asked.append((len(game.actions), tip))
+        else:
+            action = experts[seat].choose(v)
+        game.apply(action)
+    return game, asked
+
+
+def test_a_review_of_the_coachs_own_play_agrees_at_every_choice() -> None:
+    game, asked = coached_game(11)
+    decisions = review(GameRecord.of(game), seat=1)
+    # every choice of the seat is reviewed (and nothing else): forced moves are not decisions
+    assert [(d.index, d.advice.action) for d in decisions] == asked
+    assert all(d.agreed for d in decisions) and all(d.played.seat == 1 for d in decisions)
+    assert {d.phase for d in decisions} >= {Phase.DRAW, Phase.PLAY, Phase.BUY}
+    assert all(d.advice.reason for d in decisions)
+
+
+def test_a_review_shows_the_one_move_played_otherwise() -> None:
+    game, asked = coached_game(11, swap_at=5)
+    decisions = review(GameRecord.of(game), seat=1)
+    differ = [d for d in decisions if not d.agreed]
+    assert len(differ) == 1
+    (d,) = differ
+    index, tip = asked[5]
+    assert d.index == index and d.advice.action == tip
+    assert d.played == game.actions[index] and not same_move(d.played, tip)
+    # the hand shown is the seat's own before the move, and the state is the one it saw
+    before = Game.new(game.rules, game.players, game.seed)
+    for a in game.actions[:index]:
+        before.apply(a)
+    assert sorted(d.hand) == sorted(before.hands[1])
+    assert (d.round_number, d.phase) == (before.round_number, before.phase)
+
+
+def test_review_decides_from_the_seats_view_only() -> None:
+    """The coach is asked with the seat's view: its advice is what the hint button gives there."""
+    game = play_game(preset("isra-junior"), 3, seed=8, seats=[ExpertPlayer(s) for s in range(3)])
+    record = GameRecord.of(game)
+    by_index = {d.index: d for d in review(record, seat=2)}
+    replayed = Game.new(game.rules, game.players, game.seed)
+    checked = 0
+    for i, a in enumerate(game.actions):
+        if i in by_index and checked < 25:
+            assert by_index[i].advice == advise(view(replayed, 2), seed=0)
+            checked += 1
+        replayed.apply(a)
+    assert checked == 25
+
+
+def test_same_move() -> None:
+    down = parse_action("0 down set 7H 7S 7D | set 9C 9H JK")
+    assert same_move(down, parse_action("0 down set 9C 9H JK | set 7H 7S 7D"))
+    assert not same_move(down, parse_action("0 down set 7H 7S JK | set 9C 9H 7D"))
+    lay = parse_action("0 layoff 9D m1 high")
+    assert isinstance(lay, LayOff) and same_move(lay, parse_action("0 layoff 4C m0 low"))
+    assert not same_move(lay, parse_action("0 discard 9D"))
+    assert not same_move(parse_action("0 discard 9D"), lay)
+    assert not same_move(parse_action("0 take"), parse_action("0 draw"))
+
+
+def test_review_errors() -> None:
+    record = GameRecord.of(play_game(preset("isra-junior"), 3, seed=2, seats=[ExpertPlayer(s) for s in range(3)]))
+    with pytest.raises(ValueError, match="no seat 3: the record seats 3 players"):
+        review(record, seat=3)
+    with pytest.raises(ValueError, match="no seat -1"):
+        review(record, seat=-1)
+    manipulation = GameRecord(game_rules("manipulation", []), 2, ["Ann", "Bob", "Cy"], [])
+    with pytest.raises(ValueError, match="not manipulation rummy"):
+        review(manipulation, seat=0)
+    bad = GameRecord(record.rules, record.seed, record.players, [*record.actions[:6], "1 discard ZZ"])
+    with pytest.raises(RecordError, match="action 6"):
+        review(bad, seat=1)
+
+
+def test_a_hook_before_each_action_keeps_its_own_errors() -> None:
+    """``GameRecord.replay(before=...)`` sees the game before each action; an error of the hook
+    itself is not reported as the record's."""
+    record = GameRecord.of(play_game(preset("isra-junior"), 3, seed=2))
+    seen: list[int] = []
+
+    def count(game: Game, index: int, action: Action) -> None:
+        assert len(game.actions) == index  # not yet applied
+        seen.append(index)
+
+    record.replay(before=count)
+    assert seen == list(range(len(record.actions)))
+
+    def fails(game: Game, index: int, action: Action) -> None:
+        raise ValueError("the hook's own")
+
+    with pytest.raises(ValueError, match=r"^the hook's own$"):
+        record.replay(before=fails)

@@ -170,6 +170,8 @@ def test_a_whole_may_i_game_with_three_players(tmp_path: Path) -> None:
     assert "The game is over." in text and "THE CROWN goes to" in text
     assert "DUNCE" not in text  # may-i has no dunce cap
     assert "Round 7 is over" in text
+    # how to have the coach review this game (its record is not the default one: its path is named)
+    assert f"Your play reviewed by the coach: shanghai coach {path} --review" in text
     record = GameRecord.load(path)
     assert record.end_totals == game.totals
     assert record.replay().snapshot() == game.snapshot()

@@ -359,12 +359,14 @@ def test_resume_refuses_a_missing_or_finished_game(tmp_path: Path, capsys: pytes
     assert "is over" in capsys.readouterr().out
 
 
-def test_the_end_of_the_game_shows_the_crown_and_the_dunce_cap() -> None:
+def test_the_end_of_the_game_shows_the_crown_and_the_dunce_cap(tmp_path: Path) -> None:
     from shanghai.tui.screens import GameOverScreen
+
+    record = tmp_path / "game.jsonl"
 
     async def main() -> None:
         game = Game.new(preset("isra-junior").changed(dunce_cap=True), 3, 2)
-        s = GameSession(game, ["Ann", "Bob", "Cy"], [HUMAN, "greedy", "greedy"])
+        s = GameSession(game, ["Ann", "Bob", "Cy"], [HUMAN, "greedy", "greedy"], record)
         # a computer plays the person's seat too, on a copy, to the end of the game; the real game
         # is then taken to the person's last move, which is made with its keys
         ahead = GameSession(game.copy(), s.names, s.kinds)
@@ -389,6 +391,7 @@ def test_the_end_of_the_game_shows_the_crown_and_the_dunce_cap() -> None:
                 await press_move(pilot, table)
             text = shown(app.screen.query_one("#info", Static))
             assert "THE CROWN goes to" in text and "THE DUNCE CAP goes to" in text and "Score pad" in text
+            assert f"Your play reviewed by the coach: shanghai coach {record} --review" in text
             await pilot.press("enter")
             await pilot.pause()
         assert game.is_over

@@ -15,6 +15,10 @@ deals of the cards you cannot see it came out about 4.5 points ahead of take 7H"
 >>> tip = advise(view(game, seat))
 >>> tip.action in view(game, seat).legal, bool(tip.reason), "\\n" in tip.reason
 (True, True, False)
+
+:func:`review` goes through a played game (its record) and asks the coach at every decision of
+one seat, as the hint button would have been asked then: where the seat played otherwise, the
+review shows both moves and the coach's reason (``shanghai coach FILE --review``).
 """
 
 from __future__ import annotations
@@ -22,8 +26,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shanghai.bots.registry import strongest_player
-from shanghai.engine.actions import Action
-from shanghai.engine.view import PlayerView
+from shanghai.cards import Card
+from shanghai.engine.actions import Action, GoDown, LayOff
+from shanghai.engine.game import Game, Phase
+from shanghai.engine.games import AnyAction, AnyGame
+from shanghai.engine.record import GameRecord
+from shanghai.engine.view import PlayerView, view
+from shanghai.rules import ManipulationRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,3 +55,80 @@ def advise(view: PlayerView, seed: int = 0) -> Advice:
     action, reason = strongest_player(seed).decide(view)
     reason = " ".join(reason.split()) or str(action)
     return Advice(action, reason)
+
+
+def same_move(played: Action, advised: Action) -> bool:
+    """Is ``played`` the move ``advised``? The same action; or going down with the same melds in
+    another order; or a lay-off where the coach lays off too (it lays off every card that plays,
+    so the order of lay-offs in a turn costs nothing).
+
+    >>> from shanghai.engine.actions import parse_action
+    >>> down = parse_action("1 down set 7H 7S 7D | set 9C 9H JK")
+    >>> same_move(down, parse_action("1 down set 9C 9H JK | set 7H 7S 7D"))
+    True
+    >>> same_move(parse_action("1 layoff 9D m1 high"), parse_action("1 layoff 5C m0 low"))
+    True
+    >>> same_move(parse_action("1 discard 9D"), parse_action("1 discard KS"))
+    False
+    """
+    if played == advised:
+        return True
+    if isinstance(played, GoDown) and isinstance(advised, GoDown):
+        return sorted(map(str, played.melds)) == sorted(map(str, advised.melds))
+    return isinstance(played, LayOff) and isinstance(advised, LayOff)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of a reviewed seat: the state it was taken in, the move played and the
+    coach's advice there."""
+
+    index: int                 # the played action's index in the record
+    round_number: int
+    contract: str
+    phase: Phase
+    hand: tuple[Card, ...]     # the seat's hand before the move
+    discard_top: Card | None   # the card a take or buy takes
+    played: Action
+    advice: Advice
+
+    @property
+    def agreed(self) -> bool:
+        """Did the seat play the coach's move (:func:`same_move`)?"""
+        return same_move(self.played, self.advice.action)
+
+
+def review(record: GameRecord, seat: int, seed: int = 0) -> list[Decision]:
+    """Replay ``record`` and ask the coach before every move of ``seat`` that was a choice (more
+    than one legal action), from that seat's view only, with the hint button's ``seed``.
+
+    ``RecordError`` for a record that does not replay, ``ValueError`` for a seat not at the table
+    or a game the coach does not play (manipulation rummy).
+
+    >>> from shanghai.bots.expert import ExpertPlayer
+    >>> from shanghai.bots.match import play_game
+    >>> from shanghai.rules import preset
+    >>> game = play_game(preset("isra-junior"), 3, seed=4, seats=[ExpertPlayer(s) for s in range(3)])
+    >>> decisions = review(GameRecord.of(game), seat=1)
+    >>> len(decisions) > 0, all(d.played.seat == 1 for d in decisions)
+    (True, True)
+    """
+    if isinstance(record.rules, ManipulationRules):
+        raise ValueError("the coach plays the contract games, not manipulation rummy (its hint shows "
+                         "which cards can be placed)")
+    if not 0 <= seat < len(record.players):
+        raise ValueError(f"no seat {seat}: the record seats {len(record.players)} players (0-"
+                         f"{len(record.players) - 1})")
+    decisions: list[Decision] = []
+
+    def before(game: AnyGame, index: int, action: AnyAction) -> None:
+        if action.seat != seat or not isinstance(game, Game) or not isinstance(action, Action):
+            return
+        v = view(game, seat)
+        if len(v.legal) < 2:
+            return
+        decisions.append(Decision(index, v.round_number, v.contract, v.phase, v.hand, v.discard_top,
+                                  action, advise(v, seed)))
+
+    record.replay(before=before)
+    return decisions

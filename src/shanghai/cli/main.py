@@ -18,6 +18,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 
 import shanghai
+from shanghai.cli.coach import add_coach_parser, run_coach
 from shanghai.cli.common import EXIT_OK, EXIT_USAGE, CliError, load_rules, stdout_gone
 from shanghai.cli.describe import describe
 from shanghai.cli.judge import add_judge_parser, run_judge
@@ -52,6 +53,7 @@ examples:
   shanghai simulate --rules isra --players 4 --games 10 --seed 1 --json --record-dir games
   shanghai tournament --rules isra --seats random,greedy,greedy,greedy --games 40 --seed 1 --workers 4
   shanghai replay games/game-0.jsonl
+  shanghai coach games/game-0.jsonl --review --seat 1   # where seat 1 played otherwise than the coach
   shanghai scorepad new --rules isra --players "Ann,Bob,Cy"   # score a game played with real cards"""
 
 PLAY_DESCRIPTION = ("Play a game of Shanghai Rummy in the terminal against computer players (full-screen; "
@@ -130,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_replay_parser(sub)
     sub.choices["replay"].set_defaults(run=run_replay)
+
+    add_coach_parser(sub)
+    sub.choices["coach"].set_defaults(run=run_coach)
 
     register_scorepad(sub)  # shanghai scorepad: runs shanghai.cli.scorepad.run
     register_serve(sub)  # shanghai serve: runs shanghai.cli.serve.run

@@ -1191,6 +1191,8 @@ class TextGame:
                 lines.append(f"  {self.names[s]}: {'★' * stars} ({_plural(stars, 'round')} won)")
         if self.record is not None:
             lines.append(f"The record of the game is in {self.record.path}.")
+            from shanghai.cli.coach import review_command  # it imports this module
+            lines.append(f"Your play reviewed by the coach: {review_command(self.record.path)}")
         self.out("\n".join(lines))
 
 

@@ -77,19 +77,24 @@ def summary(game: AnyGame, names: Sequence[str], *, quiet: bool = False) -> list
     return lines
 
 
-def run_replay(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
-    """Run ``shanghai replay FILE``: exit 0 when every action is legal, 1 when the record holds an
-    illegal action (or ends with other totals), 2 when the file cannot be read."""
-    stdout = stdout or sys.stdout
-    path: str = args.file
+def load_record(path: str) -> GameRecord:
+    """The game record in ``path``; ``CliError`` (exit 2) saying why when it cannot be read."""
     try:
-        record = GameRecord.load(path)
+        return GameRecord.load(path)
     except OSError as exc:
         raise CliError(f"cannot read {path!r}: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
         raise CliError(f"cannot read {path!r}: not UTF-8 text ({exc.reason})") from exc
     except RecordError as exc:
         raise CliError(f"{path}: not a readable game record: {exc}") from exc
+
+
+def run_replay(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
+    """Run ``shanghai replay FILE``: exit 0 when every action is legal, 1 when the record holds an
+    illegal action (or ends with other totals), 2 when the file cannot be read."""
+    stdout = stdout or sys.stdout
+    path: str = args.file
+    record = load_record(path)
     rules_name = record.rules.name
     try:
         game = record.replay()

@@ -24,7 +24,6 @@ from typing import Any
 
 from shanghai.engine.games import AnyAction, AnyGame, apply_action, new_game, parse_game_action
 from shanghai.errors import (
-    IllegalActionError,
     InconsistentRulesError,
     RecordError,
     RuleNotImplementedError,
@@ -205,8 +204,9 @@ class GameRecord:
     def load(cls, path: str | Path) -> GameRecord:
         return cls.from_jsonl(Path(path).read_text(encoding="utf-8"))
 
-    def replay(self, *, each: Any = None) -> AnyGame:
-        """Play the record back; ``each(game, index, action)`` is called after every action.
+    def replay(self, *, each: Any = None, before: Any = None) -> AnyGame:
+        """Play the record back; ``before(game, index, action)`` is called before every action is
+        applied (the game as the actor saw it) and ``each(game, index, action)`` after.
 
         An illegal or unreadable action raises ``RecordError`` naming its index and the reason.
         """
@@ -217,9 +217,12 @@ class GameRecord:
         for i, text in enumerate(self.actions):
             try:
                 action: AnyAction = parse_game_action(self.rules, text)
-                apply_action(game, action)
-            except IllegalActionError as exc:
+            except ValueError as exc:  # IllegalActionError included
                 raise RecordError(f"action {i} ({text!r}): {exc}") from exc
+            if before is not None:
+                before(game, i, action)  # outside the try: its own errors are not the record's
+            try:
+                apply_action(game, action)
             except ValueError as exc:
                 raise RecordError(f"action {i} ({text!r}): {exc}") from exc
             if each is not None:

@@ -288,6 +288,13 @@ class TableScreen(CardTable[PlayerView, Applied]):
             body.append(render.round_result_text(game.round_results[-1], v, names))
         body.append(render.game_over_text(v, names, game.winners(), game.dunce()))
         body.append(render.score_pad(v, names))
+        record = self.session.record
+        if record is not None:
+            from shanghai.cli.coach import review_command  # with the coach, only when needed
+            people = self.session.humans
+            reviews = ([review_command(record.path)] if len(people) == 1
+                       else [review_command(record.path, names[s]) for s in people])
+            body.append(Text(f"\nYour play reviewed by the coach: {' · '.join(reviews)}", style="dim"))
         self._game_over(body)
 
     # -- the buy prompt's countdown ---------------------------------------------------------------

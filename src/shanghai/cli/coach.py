@@ -1,0 +1,257 @@
+"""``shanghai coach``: the coach's advice from the command line, now or over a whole game.
+
+``shanghai coach [FILE]`` replays a game record (by default the terminal game's last game) and
+says what the coach would do for the seat or seats to act at its end: the hint button, for a game
+in progress. ``--review`` goes through the game and shows every decision of one seat where it
+played otherwise than the coach would have advised, with the coach's reason, and how often it
+played as the coach. The coach decides from that seat's view only, as the hint did in the game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from shanghai.bots.coach import Decision, advise, review
+from shanghai.cards import Card, card_text, sort_key
+from shanghai.cli.common import EXIT_NO, EXIT_OK, CliError
+from shanghai.cli.play import HUMAN, default_record_path, seats_path
+from shanghai.cli.replay import load_record
+from shanghai.engine.actions import Action, Buy, TakeDiscard
+from shanghai.engine.game import Game, Phase
+from shanghai.engine.record import GameRecord
+from shanghai.engine.view import view
+from shanghai.errors import RecordError
+from shanghai.rules import ManipulationRules
+
+# What is decided in each phase, in the order a turn meets them.
+PHASE_WORDS = {Phase.CUT: "the cut", Phase.DRAW: "take or draw", Phase.BUY: "buy or pass",
+               Phase.PLAY: "go down, lay off, discard", Phase.SHANGHAI: "“Shanghai” calls"}
+
+NOT_MANIPULATION = ("the coach plays the contract games, not manipulation rummy (in that game the hint, "
+                    "H, shows which cards can be placed)")
+
+
+def review_command(record: Path, seat_name: str | None = None) -> str:
+    """The command that reviews a game's play: the record's path unless it is the terminal game's
+    last game, and ``--seat`` where the seat is not plain from the seats file (several people).
+
+    >>> review_command(default_record_path())
+    'shanghai coach --review'
+    >>> review_command(Path("my games/g.jsonl"), "Ann")
+    "shanghai coach 'my games/g.jsonl' --review --seat Ann"
+    """
+    words = ["shanghai", "coach"]
+    if record != default_record_path():
+        words.append(shlex.quote(str(record)))
+    words.append("--review")
+    if seat_name is not None:
+        words += ["--seat", shlex.quote(seat_name)]
+    return " ".join(words)
+
+
+def hand_text(cards: Sequence[Card]) -> str:
+    """A hand by suit, then rank, in card text."""
+    return " ".join(card_text(c) for c in sorted(cards, key=sort_key))
+
+
+def move_words(action: Action, top: Card | None) -> str:
+    """An action as a player would say it, without the seat: ``discard KS``, ``take 7H``."""
+    words = str(action).split(" ", 1)[1]
+    if isinstance(action, TakeDiscard | Buy) and top is not None:
+        words += f" {card_text(top)}"
+    return words
+
+
+def coach_line(action: Action, reason: str, top: Card | None) -> str:
+    """The advised move with its reason (the reason alone where it already names the move)."""
+    words = move_words(action, top)
+    return reason if reason.startswith(words) else f"{words}: {reason}"
+
+
+def seat_of(text: str, names: Sequence[str]) -> int:
+    """A seat from a name (any case) or a number from 0, as the record numbers them."""
+    wanted = text.strip()
+    for i, name in enumerate(names):
+        if name.lower() == wanted.lower():
+            return i
+    if wanted.isdigit() and int(wanted) < len(names):
+        return int(wanted)
+    raise CliError(f"no seat {text!r} at this table: {seat_list(names)}")
+
+
+def seat_list(names: Sequence[str]) -> str:
+    return "seats " + ", ".join(f"{i} {n}" for i, n in enumerate(names))
+
+
+def person_seat(path: Path, names: Sequence[str]) -> int | None:
+    """The one seat a person took, from the seats file the terminal game writes beside its record."""
+    try:
+        kinds = json.loads(seats_path(path).read_text(encoding="utf-8"))["kinds"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(kinds, list) or len(kinds) != len(names):
+        return None
+    people = [i for i, k in enumerate(kinds) if k == HUMAN]
+    return people[0] if len(people) == 1 else None
+
+
+def _replayed(record: GameRecord, path: str) -> Game:
+    try:
+        game = record.replay()
+    except RecordError as exc:
+        raise CliError(f"{path}: {exc}", code=EXIT_NO) from exc
+    if not isinstance(game, Game):  # pragma: no cover - manipulation records are refused before
+        raise CliError(NOT_MANIPULATION)
+    return game
+
+
+def advice_now(record: GameRecord, path: str, seat: int | None) -> dict[str, Any]:
+    """The coach's advice for the seat(s) to act at the end of the record, as one JSON-ready object."""
+    game = _replayed(record, path)
+    names = record.players
+    if game.is_over:
+        raise CliError(f"the game in {path} is over: nothing to advise now (--review goes through a "
+                       f"seat's play)")
+    to_act = list(game.to_act())
+    if seat is not None:
+        if seat not in to_act:
+            raise CliError(f"{names[seat]} has nothing to do now: {', '.join(names[s] for s in to_act)} "
+                           f"to act")
+        to_act = [seat]
+    out = []
+    for s in to_act:
+        v = view(game, s)
+        tip = advise(v, seed=0)
+        out.append({"seat": s, "name": names[s], "hand": [card_text(c) for c in sorted(v.hand, key=sort_key)],
+                    "discard": card_text(v.discard_top) if v.discard_top is not None else None,
+                    "action": str(tip.action), "move": move_words(tip.action, v.discard_top),
+                    "reason": tip.reason,
+                    "advice": coach_line(tip.action, tip.reason, v.discard_top)})
+    first = view(game, to_act[0])
+    return {"file": path, "rules": record.rules.name, "round": first.round_number, "rounds": first.rounds,
+            "contract": first.contract, "advice": out}
+
+
+def review_object(record: GameRecord, path: str, seat: int, *, every: bool = False) -> dict[str, Any]:
+    """The review of ``seat``'s play as one JSON-ready object (``every``: list agreed decisions too)."""
+    try:
+        decisions = review(record, seat)
+    except RecordError as exc:
+        raise CliError(f"{path}: {exc}", code=EXIT_NO) from exc
+    by_phase: dict[str, list[int]] = {}
+    for d in decisions:
+        tally = by_phase.setdefault(d.phase.value, [0, 0])
+        tally[0] += d.agreed
+        tally[1] += 1
+    return {"file": path, "rules": record.rules.name, "seat": seat, "name": record.players[seat],
+            "decisions": len(decisions), "agreed": sum(d.agreed for d in decisions),
+            "by_phase": {k: {"agreed": a, "decisions": n} for k, (a, n) in by_phase.items()},
+            "moves": [_decision_object(d) for d in decisions if every or not d.agreed]}
+
+
+def _decision_object(d: Decision) -> dict[str, Any]:
+    return {"index": d.index, "round": d.round_number, "contract": d.contract, "phase": d.phase.value,
+            "hand": [card_text(c) for c in sorted(d.hand, key=sort_key)],
+            "played": move_words(d.played, d.discard_top), "coach": move_words(d.advice.action, d.discard_top),
+            "reason": d.advice.reason, "agreed": d.agreed}
+
+
+def review_text(obj: dict[str, Any]) -> list[str]:
+    """The review in lines: each listed move under its round, then how often the seat played as the coach."""
+    name = obj["name"]
+    lines = [f"{obj['file']}: {obj['rules']}; the coach reviews {name} (seat {obj['seat']})"]
+    last_round = None
+    for m in obj["moves"]:
+        if m["round"] != last_round:
+            last_round = m["round"]
+            lines.append(f"Round {m['round']} ({m['contract']})")
+        phase = PHASE_WORDS[Phase(m["phase"])]
+        mark = "as the coach" if m["agreed"] else "the coach differs"
+        hand = f"hand {' '.join(m['hand'])}" if m["hand"] else "before the deal"
+        lines.append(f"  action {m['index']}, {phase} ({mark}); {hand}")
+        lines.append(f"    {name}: {m['played']}")
+        reason = m["reason"] if m["reason"].startswith(m["coach"]) else f"{m['coach']}: {m['reason']}"
+        lines.append(f"    coach: {reason}")
+    n, agreed = obj["decisions"], obj["agreed"]
+    if not n:
+        lines.append(f"{name} had no decision to make (every move was forced).")
+        return lines
+    lines.append(f"{name} played as the coach would in {agreed} of {n} decisions ({100 * agreed / n:.0f}%)"
+                 + ("." if agreed == n else f"; {n - agreed} differ."))
+    parts = [f"{PHASE_WORDS[Phase(k)]} {v['agreed']} of {v['decisions']}"
+             for k, v in sorted(obj["by_phase"].items(), key=lambda kv: list(PHASE_WORDS).index(Phase(kv[0])))]
+    lines.append("  " + "; ".join(parts))
+    return lines
+
+
+def now_text(obj: dict[str, Any]) -> list[str]:
+    lines = []
+    for a in obj["advice"]:
+        lines.append(f"{obj['file']}: {obj['rules']}, round {obj['round']} of {obj['rounds']} ({obj['contract']}), "
+                     f"{a['name']} (seat {a['seat']}) to act; hand {' '.join(a['hand'])}"
+                     + (f"; top of the pile {a['discard']}" if a["discard"] else ""))
+        lines.append(f"  coach: {a['advice']}")
+    return lines
+
+
+def run_coach(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
+    """Run ``shanghai coach``: exit 0 with the advice or the review, 1 when the record holds an
+    illegal action, 2 for bad input (an unreadable file, an unknown seat, a finished game without
+    ``--review``, manipulation rummy)."""
+    stdout = stdout or sys.stdout
+    path = str(args.file) if args.file is not None else str(default_record_path())
+    if args.file is None and not Path(path).exists():
+        raise CliError(f"no game to look at: the terminal game's last game ({path}) is not there; play one "
+                       f"with 'shanghai play' or name a game record")
+    record = load_record(path)
+    if isinstance(record.rules, ManipulationRules):
+        raise CliError(NOT_MANIPULATION)
+    names = record.players
+    seat = seat_of(args.seat, names) if args.seat is not None else None
+    if args.review:
+        if seat is None:
+            seat = person_seat(Path(path), names)
+        if seat is None:
+            raise CliError(f"name the seat to review with --seat NAME or NUMBER ({seat_list(names)})")
+        obj = review_object(record, path, seat, every=args.all)
+        lines = review_text(obj)
+    else:
+        if args.all:
+            raise CliError("--all lists every decision of a review: use it with --review")
+        obj = advice_now(record, path, seat)
+        lines = now_text(obj)
+    stdout.write(json.dumps(obj, ensure_ascii=False) + "\n" if args.json else "\n".join(lines) + "\n")
+    return EXIT_OK
+
+
+def add_coach_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "coach", help="the coach's advice for a game in progress, or a review of a seat's play",
+        description="Replays a game record (a contract game) and asks the coach, the strongest computer "
+                    "player, deciding from one seat's view only, as the game's hint button does. Without "
+                    "--review: what the seat (or each seat) to act at the end of the record should do, "
+                    "with a one-line reason. With --review: every decision of one seat where it played "
+                    "otherwise than the coach advises there, with the coach's move and reason, and how "
+                    "often it played as the coach (going down with the same melds in another order, and "
+                    "lay-offs in another order, count as the coach's move).",
+        epilog="examples:\n  shanghai coach                       # the last terminal game: what now?\n"
+               "  shanghai coach --review              # the last terminal game: your play reviewed\n"
+               "  shanghai coach games/game-0.jsonl --review --seat 2 --json\n"
+               "Exit status: 0 advice or review printed, 1 the record holds an illegal action, 2 bad input.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", nargs="?", metavar="FILE",
+                   help="a game record (default: the terminal game's last game, "
+                        f"{default_record_path()})")
+    p.add_argument("--seat", metavar="SEAT",
+                   help="the seat, by name or number from 0 (default: every seat to act; for --review the "
+                        "one person at the terminal game's table)")
+    p.add_argument("--review", action="store_true", help="review the seat's play over the whole record")
+    p.add_argument("--all", action="store_true", help="with --review: list every decision, not only those "
+                                                      "where the coach differs")
+    p.add_argument("--json", action="store_true", help="print one JSON object")

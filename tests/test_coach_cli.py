@@ -1,0 +1,169 @@
+"""``shanghai coach``: the coach's advice for a game in progress, and the review of a seat's play,
+from a game record on the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shanghai.bots.coach import advise, review
+from shanghai.bots.expert import ExpertPlayer
+from shanghai.bots.match import play_game
+from shanghai.bots.random_player import RandomPlayer
+from shanghai.cards import card_text
+from shanghai.cli.main import main
+from shanghai.engine.actions import parse_action
+from shanghai.engine.game import Game
+from shanghai.engine.record import GameRecord
+from shanghai.engine.view import view
+from shanghai.rules import game_rules, preset
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def save(game: Game, path: Path, names: list[str] | None = None) -> str:
+    GameRecord.of(game, names).save(path)
+    return str(path)
+
+
+def experts_until(seed: int, actions: int, preset_name: str = "isra-junior", players: int = 3) -> Game:
+    """A game between experts, stopped after ``actions`` actions."""
+    game = Game.new(preset(preset_name), players, seed)
+    experts = [ExpertPlayer(s) for s in range(players)]
+    while len(game.actions) < actions:
+        seat = game.to_act()[0]
+        game.apply(experts[seat].choose(view(game, seat)))
+    return game
+
+
+def mixed_game(seed: int) -> Game:
+    """isra-junior: seat 1 plays at random (so it often plays otherwise than the coach), the others
+    as experts."""
+    seats = [ExpertPlayer(0), RandomPlayer(1), ExpertPlayer(2)]
+    return play_game(preset("isra-junior"), 3, seed, seats=seats)
+
+
+def test_coach_is_a_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "coach" in out
+    code, out, _ = run(capsys, "coach", "--help")
+    assert code == 0 and "usage: shanghai coach" in out and "--review" in out
+
+
+def test_what_now_for_a_game_in_progress(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = experts_until(3, 40)
+    seat = game.to_act()[0]
+    v = view(game, seat)
+    assert len(v.legal) > 1
+    path = save(game, tmp_path / "game.jsonl", ["Ann", "Bob", "Cy"])
+    code, out, err = run(capsys, "coach", path, "--json")
+    assert code == 0 and not err
+    obj: dict[str, Any] = json.loads(out)
+    (advice,) = obj["advice"]
+    tip = advise(v, seed=0)  # what the hint button says there
+    assert advice["seat"] == seat and advice["name"] == ["Ann", "Bob", "Cy"][seat]
+    assert parse_action(advice["action"]) == tip.action and tip.action in v.legal
+    assert advice["reason"] == tip.reason and advice["advice"].startswith(advice["move"])
+    assert sorted(advice["hand"]) == sorted(card_text(c) for c in v.hand)
+    assert (obj["round"], obj["rounds"], obj["contract"]) == (v.round_number, v.rounds, v.contract)
+    code, out, _ = run(capsys, "coach", path)
+    assert code == 0
+    head, line = out.splitlines()
+    assert f"{advice['name']} (seat {seat}) to act" in head and " ".join(advice["hand"]) in head
+    assert line == f"  coach: {advice['advice']}"
+    # by name or number, in any case; a seat with nothing to do is told who is to act
+    code, again, _ = run(capsys, "coach", path, "--seat", advice["name"].upper())
+    assert code == 0 and again == out
+    idle = (seat + 1) % 3
+    code, _, err = run(capsys, "coach", path, "--seat", str(idle))
+    assert code == 2 and f"{['Ann', 'Bob', 'Cy'][idle]} has nothing to do now" in err
+
+
+def test_what_now_for_every_seat_that_may_act(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = Game.new(preset("may-i"), 4, 5)
+    experts = [ExpertPlayer(s) for s in range(4)]
+    while len(game.to_act()) < 2:  # a buy window open to several seats at once
+        seat = game.to_act()[0]
+        game.apply(experts[seat].choose(view(game, seat)))
+    path = save(game, tmp_path / "buy.jsonl")
+    code, out, _ = run(capsys, "coach", path, "--json")
+    assert code == 0
+    seats = [a["seat"] for a in json.loads(out)["advice"]]
+    assert seats == list(game.to_act())
+
+
+def test_review_from_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = mixed_game(21)
+    path = save(game, tmp_path / "game.jsonl", ["Ann", "Bob", "Cy"])
+    decisions = review(GameRecord.of(game), seat=1)
+    differ = [d for d in decisions if not d.agreed]
+    assert 0 < len(differ) < len(decisions)
+    code, out, _ = run(capsys, "coach", path, "--review", "--seat", "bob", "--json")
+    assert code == 0
+    obj = json.loads(out)
+    assert (obj["seat"], obj["name"], obj["decisions"], obj["agreed"]) == \
+        (1, "Bob", len(decisions), len(decisions) - len(differ))
+    assert [m["index"] for m in obj["moves"]] == [d.index for d in differ]
+    assert sum(p["decisions"] for p in obj["by_phase"].values()) == len(decisions)
+    first = obj["moves"][0]
+    assert first["played"] != first["coach"] and first["reason"] and not first["agreed"]
+    code, out, _ = run(capsys, "coach", path, "--review", "--seat", "1")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].endswith("the coach reviews Bob (seat 1)")
+    assert sum(1 for ln in lines if ln.startswith("    coach: ")) == len(differ)
+    assert sum(1 for ln in lines if ln.startswith("    Bob: ")) == len(differ)
+    assert f"Bob played as the coach would in {len(decisions) - len(differ)} of {len(decisions)} decisions" in out
+    # --all lists every decision, the agreed ones marked so
+    code, out, _ = run(capsys, "coach", path, "--review", "--seat", "1", "--all", "--json")
+    moves = json.loads(out)["moves"]
+    assert [m["index"] for m in moves] == [d.index for d in decisions]
+    assert sum(m["agreed"] for m in moves) == len(decisions) - len(differ)
+
+
+def test_review_takes_the_person_of_the_terminal_game(capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = mixed_game(22)
+    path = tmp_path / "last-game.jsonl"
+    save(game, path, ["Bob", "You", "Cy"])
+    code, _, err = run(capsys, "coach", str(path), "--review")
+    assert code == 2 and "name the seat to review with --seat" in err and "1 You" in err
+    (tmp_path / "last-game.seats.json").write_text(json.dumps({"kinds": ["medium", "human", "hard"]}))
+    code, out, _ = run(capsys, "coach", str(path), "--review", "--json")
+    assert code == 0 and json.loads(out)["name"] == "You"
+    # without FILE: the terminal game's last game, in the user's data folder
+    monkeypatch.setenv("SHANGHAI_DATA_DIR", str(tmp_path))
+    code, again, _ = run(capsys, "coach", "--review", "--json")
+    assert code == 0 and json.loads(again)["moves"] == json.loads(out)["moves"]
+    monkeypatch.setenv("SHANGHAI_DATA_DIR", str(tmp_path / "none"))
+    code, _, err = run(capsys, "coach")
+    assert code == 2 and "no game to look at" in err and "shanghai play" in err
+
+
+def test_coach_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    over = save(mixed_game(23), tmp_path / "over.jsonl")
+    code, _, err = run(capsys, "coach", over)
+    assert code == 2 and "is over: nothing to advise now" in err
+    code, _, err = run(capsys, "coach", over, "--review", "--seat", "Nobody")
+    assert code == 2 and "no seat 'Nobody'" in err and "0 Player 1" in err
+    code, _, err = run(capsys, "coach", over, "--all")
+    assert code == 2 and "--all" in err and "--review" in err
+    manipulation = tmp_path / "manipulation.jsonl"
+    GameRecord(game_rules("manipulation", []), 1, ["Ann", "Bob", "Cy"], []).save(manipulation)
+    code, _, err = run(capsys, "coach", str(manipulation))
+    assert code == 2 and "not manipulation rummy" in err
+    record = GameRecord.load(over)
+    illegal = tmp_path / "illegal.jsonl"
+    GameRecord(record.rules, record.seed, record.players, [*record.actions[:6], "1 discard ZZ"]).save(illegal)
+    for extra in ([], ["--review", "--seat", "0"]):
+        code, _, err = run(capsys, "coach", str(illegal), *extra)
+        assert code == 1 and "action 6" in err
+    code, _, err = run(capsys, "coach", str(tmp_path / "missing.jsonl"))
+    assert code == 2 and "cannot read" in err
