@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 
 from helpers import new_game
+from shanghai.bots import coach
 from shanghai.bots.coach import Advice, advise, review, same_move
 from shanghai.bots.expert import ExpertPlayer
 from shanghai.bots.match import play_game
@@ -17,7 +18,7 @@ from shanghai.bots.search import SearchPlayer
 from shanghai.engine.actions import Action, Discard, DrawStock, GoDown, LayOff, TakeDiscard, parse_action
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.record import GameRecord
-from shanghai.engine.view import view
+from shanghai.engine.view import PlayerView, view
 from shanghai.errors import RecordError
 from shanghai.rules import game_rules, preset
 
@@ -166,27 +167,45 @@ def test_a_review_shows_the_one_move_played_otherwise() -> None:
     assert (d.round_number, d.phase) == (before.round_number, before.phase)
 
 
-def test_review_decides_from_the_seats_view_only() -> None:
-    """The coach is asked with the seat's view: its advice is what the hint button gives there."""
+def test_review_asks_the_coach_with_the_seats_view_as_the_hint_button(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The coach gets the seat's view (no other hand, no stock) before each of its choices, and its
+    advice is what the hint button gives at that moment."""
     game = play_game(preset("isra-junior"), 3, seed=8, seats=[ExpertPlayer(s) for s in range(3)])
     record = GameRecord.of(game)
-    by_index = {d.index: d for d in review(record, seat=2)}
+    asked: list[PlayerView] = []
+
+    def spy(v: PlayerView, seed: int = 0) -> Advice:
+        asked.append(v)
+        return advise(v, seed)
+
+    monkeypatch.setattr(coach, "advise", spy)
+    decisions = review(record, seat=2)
+    assert len(asked) == len(decisions) > 0
     replayed = Game.new(game.rules, game.players, game.seed)
-    checked = 0
+    by_index = {d.index: (d, v) for d, v in zip(decisions, asked, strict=True)}
     for i, a in enumerate(game.actions):
-        if i in by_index and checked < 25:
-            assert by_index[i].advice == advise(view(replayed, 2), seed=0)
-            checked += 1
+        if i in by_index:
+            d, v = by_index[i]
+            assert type(v) is PlayerView and v == view(replayed, 2)
+            assert d.advice == advise(view(replayed, 2), seed=0)
         replayed.apply(a)
-    assert checked == 25
 
 
 def test_same_move() -> None:
     down = parse_action("0 down set 7H 7S 7D | set 9C 9H JK")
     assert same_move(down, parse_action("0 down set 9C 9H JK | set 7H 7S 7D"))
+    assert same_move(down, parse_action("0 down set 7S 7D 7H | set JK 9H 9C"))  # a set in any order
     assert not same_move(down, parse_action("0 down set 7H 7S JK | set 9C 9H 7D"))
+    run = parse_action("0 down run 5D 6D JK 8D | set 9C 9H 9S")
+    assert not same_move(run, parse_action("0 down run 5D 6D 7D JK | set 9C 9H 9S"))  # the wild's place
     lay = parse_action("0 layoff 9D m1 high")
     assert isinstance(lay, LayOff) and same_move(lay, parse_action("0 layoff 4C m0 low"))
+    assert not same_move(lay, parse_action("0 layoff 9D m0 low"))  # where a card goes counts
+    # where a wild goes counts (a freed wild must be laid off somewhere: every move is a lay-off)
+    assert not same_move(parse_action("0 layoff JK m1 high"), parse_action("0 layoff JK m0 low"))
+    assert not same_move(parse_action("0 layoff JK m1 high"), lay)
+    two = parse_action("0 layoff 2C m1 high")
+    assert same_move(two, lay) and not same_move(two, lay, preset("may-i").wild_cards())  # 2C wild there
     assert not same_move(lay, parse_action("0 discard 9D"))
     assert not same_move(parse_action("0 discard 9D"), lay)
     assert not same_move(parse_action("0 take"), parse_action("0 draw"))

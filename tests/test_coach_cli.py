@@ -4,6 +4,7 @@ from a game record on the command line."""
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from shanghai.bots.match import play_game
 from shanghai.bots.random_player import RandomPlayer
 from shanghai.cards import card_text
 from shanghai.cli.main import main
+from shanghai.cli.play import review_command, save_seats
 from shanghai.engine.actions import parse_action
 from shanghai.engine.game import Game
 from shanghai.engine.record import GameRecord
@@ -167,3 +169,67 @@ def test_coach_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
         assert code == 1 and "action 6" in err
     code, _, err = run(capsys, "coach", str(tmp_path / "missing.jsonl"))
     assert code == 2 and "cannot read" in err
+
+
+def test_seats_by_name_number_and_clashing_names(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = mixed_game(24)
+    path = save(game, tmp_path / "names.jsonl", ["Ann", "ann", "1"])
+
+    def seat_of(*argv: str) -> int:
+        code, out, err = run(capsys, "coach", path, "--review", "--json", *argv)
+        assert code == 0, err
+        return int(json.loads(out)["seat"])
+    assert seat_of("--seat", "Ann") == 0 and seat_of("--seat=ann") == 1  # the exact name first
+    assert seat_of("--seat", "1") == 2  # a name before a number
+    assert seat_of("--seat", "0") == 0
+    code, _, err = run(capsys, "coach", path, "--review", "--seat", "ANN")
+    assert code == 2 and "'ANN' names 2 seats: give its number" in err
+
+
+def test_the_game_over_screen_names_a_command_that_works(capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: Path) -> None:
+    """What the terminal games print at the end runs as printed, one person at the table or two."""
+    game = mixed_game(25)
+    path = tmp_path / "my game.jsonl"
+    save(game, path, ["Ann", "-Bo", "Cy"])
+    for kinds, seat in ((["medium", "human", "hard"], None), (["human", "human", "hard"], "-Bo")):
+        save_seats(path, kinds)
+        command = review_command(path, seat)
+        assert command.startswith("shanghai coach ") and "'" in command  # the path with its space, quoted
+        code, out, err = run(capsys, *shlex.split(command)[1:], "--json")
+        assert code == 0, (command, err)
+        assert json.loads(out)["name"] == "-Bo"
+
+
+def test_what_now_at_the_cut_and_for_the_people_at_the_table(capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: Path) -> None:
+    cut = Game.new(preset("isra"), 4, 3)  # isra cuts for the deal: the hand is not dealt yet
+    path = save(cut, tmp_path / "cut.jsonl", ["Ann", "Bob", "Cy", "Di"])
+    code, out, _ = run(capsys, "coach", path)
+    assert code == 0 and "to act; before the deal" in out and "coach: cut " in out
+    # with the terminal game's seats file, only a person's question is answered (no other hand shown)
+    game = Game.new(preset("may-i"), 4, 5)
+    experts = [ExpertPlayer(s) for s in range(4)]
+    while len(game.to_act()) < 3:  # a buy window open to three seats
+        seat = game.to_act()[0]
+        game.apply(experts[seat].choose(view(game, seat)))
+    waiting = list(game.to_act())
+    path = save(game, tmp_path / "buy.jsonl", ["Ann", "Bob", "Cy", "Di"])
+    people = [waiting[0], next(s for s in range(4) if s not in waiting)]
+    save_seats(Path(path), ["human" if s in people else "medium" for s in range(4)])
+    code, out, _ = run(capsys, "coach", path, "--json")
+    assert code == 0 and [a["seat"] for a in json.loads(out)["advice"]] == [waiting[0]]
+    assert json.loads(out)["advice"][0]["move"] in (f"buy {card_text(game.discards[-1])}",
+                                                    f"pass on {card_text(game.discards[-1])}")
+    save_seats(Path(path), ["human" if s in waiting[:2] else "medium" for s in range(4)])
+    code, _, err = run(capsys, "coach", path)
+    assert code == 2 and "may act now: name one with --seat" in err
+    save_seats(Path(path), ["human" if s not in waiting else "medium" for s in range(4)])
+    code, _, err = run(capsys, "coach", path)
+    assert code == 2 and "no person at this table has anything to do now" in err
+
+
+def test_a_record_without_moves(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = save(Game.new(preset("isra-junior"), 3, 1), tmp_path / "new.jsonl", ["Ann", "Bob", "Cy"])
+    code, out, _ = run(capsys, "coach", path, "--review", "--seat", "Bob")
+    assert code == 0 and "Bob made no choice in this record" in out

@@ -23,10 +23,11 @@ review shows both moves and the coach's reason (``shanghai coach FILE --review``
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from shanghai.bots.registry import strongest_player
-from shanghai.cards import Card
+from shanghai.cards import JOKER, Card
 from shanghai.engine.actions import Action, GoDown, LayOff
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.games import AnyAction, AnyGame
@@ -57,25 +58,36 @@ def advise(view: PlayerView, seed: int = 0) -> Advice:
     return Advice(action, reason)
 
 
-def same_move(played: Action, advised: Action) -> bool:
-    """Is ``played`` the move ``advised``? The same action; or going down with the same melds in
-    another order; or a lay-off where the coach lays off too (it lays off every card that plays,
-    so the order of lay-offs in a turn costs nothing).
+def same_move(played: Action, advised: Action, wilds: Collection[int] = (JOKER,)) -> bool:
+    """Is ``played`` the move ``advised``? The same action; or going down with the same melds,
+    in another order or a set's cards in another order; or a lay-off of a natural card where the
+    coach lays off another natural card (it lays off every card that plays, so the order of such
+    lay-offs in a turn costs nothing). Where a card goes, and where a wild goes, still count.
 
     >>> from shanghai.engine.actions import parse_action
     >>> down = parse_action("1 down set 7H 7S 7D | set 9C 9H JK")
-    >>> same_move(down, parse_action("1 down set 9C 9H JK | set 7H 7S 7D"))
+    >>> same_move(down, parse_action("1 down set JK 9C 9H | set 7H 7S 7D"))
     True
     >>> same_move(parse_action("1 layoff 9D m1 high"), parse_action("1 layoff 5C m0 low"))
     True
+    >>> same_move(parse_action("1 layoff 9D m1 high"), parse_action("1 layoff 9D m2 low"))
+    False
+    >>> same_move(parse_action("1 layoff JK m1 high"), parse_action("1 layoff 5C m0 low"))
+    False
     >>> same_move(parse_action("1 discard 9D"), parse_action("1 discard KS"))
     False
     """
     if played == advised:
         return True
     if isinstance(played, GoDown) and isinstance(advised, GoDown):
-        return sorted(map(str, played.melds)) == sorted(map(str, advised.melds))
-    return isinstance(played, LayOff) and isinstance(advised, LayOff)
+        return _melds_key(played) == _melds_key(advised)
+    return (isinstance(played, LayOff) and isinstance(advised, LayOff) and played.card != advised.card
+            and played.card not in wilds and advised.card not in wilds)
+
+
+def _melds_key(down: GoDown) -> list[tuple[str, tuple[Card, ...]]]:
+    """A go-down's melds in one order, each set's cards in one order (a run's order is its own)."""
+    return sorted((m.kind, tuple(sorted(m.cards)) if m.kind == "set" else m.cards) for m in down.melds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +103,7 @@ class Decision:
     discard_top: Card | None   # the card a take or buy takes
     played: Action
     advice: Advice
-
-    @property
-    def agreed(self) -> bool:
-        """Did the seat play the coach's move (:func:`same_move`)?"""
-        return same_move(self.played, self.advice.action)
+    agreed: bool               # the seat played the coach's move (:func:`same_move`)
 
 
 def review(record: GameRecord, seat: int, seed: int = 0) -> list[Decision]:
@@ -127,8 +135,9 @@ def review(record: GameRecord, seat: int, seed: int = 0) -> list[Decision]:
         v = view(game, seat)
         if len(v.legal) < 2:
             return
+        tip = advise(v, seed)
         decisions.append(Decision(index, v.round_number, v.contract, v.phase, v.hand, v.discard_top,
-                                  action, advise(v, seed)))
+                                  action, tip, same_move(action, tip.action, v.rules.wild_cards())))
 
     record.replay(before=before)
     return decisions

@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from shanghai.bots.coach import Decision, advise, review
-from shanghai.cards import Card, card_text, sort_key
+from shanghai.cards import Card, card_text, cards_text, sort_key
 from shanghai.cli.common import EXIT_NO, EXIT_OK, CliError
-from shanghai.cli.play import HUMAN, default_record_path, seats_path
+from shanghai.cli.play import action_text, default_record_path, people_seats
 from shanghai.cli.replay import load_record
-from shanghai.engine.actions import Action, Buy, TakeDiscard
+from shanghai.engine.actions import Action, Buy, CallShanghai, Pass, TakeDiscard
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.record import GameRecord
 from shanghai.engine.view import view
@@ -37,49 +36,39 @@ NOT_MANIPULATION = ("the coach plays the contract games, not manipulation rummy 
                     "H, shows which cards can be placed)")
 
 
-def review_command(record: Path, seat_name: str | None = None) -> str:
-    """The command that reviews a game's play: the record's path unless it is the terminal game's
-    last game, and ``--seat`` where the seat is not plain from the seats file (several people).
-
-    >>> review_command(default_record_path())
-    'shanghai coach --review'
-    >>> review_command(Path("my games/g.jsonl"), "Ann")
-    "shanghai coach 'my games/g.jsonl' --review --seat Ann"
-    """
-    words = ["shanghai", "coach"]
-    if record != default_record_path():
-        words.append(shlex.quote(str(record)))
-    words.append("--review")
-    if seat_name is not None:
-        words += ["--seat", shlex.quote(seat_name)]
-    return " ".join(words)
-
-
 def hand_text(cards: Sequence[Card]) -> str:
-    """A hand by suit, then rank, in card text."""
-    return " ".join(card_text(c) for c in sorted(cards, key=sort_key))
+    """A hand by suit, then rank."""
+    return cards_text(sorted(cards, key=sort_key))
 
 
 def move_words(action: Action, top: Card | None) -> str:
-    """An action as a player would say it, without the seat: ``discard KS``, ``take 7H``."""
-    words = str(action).split(" ", 1)[1]
-    if isinstance(action, TakeDiscard | Buy) and top is not None:
-        words += f" {card_text(top)}"
+    """An action as a player would say it, without the seat, naming the discard a take, buy,
+    pass or "Shanghai" call is about: ``discard KS``, ``take 7H``, ``pass on 7H``."""
+    words = action_text(action)
+    if top is not None:
+        if isinstance(action, TakeDiscard | Buy | CallShanghai):
+            words += f" {card_text(top)}"
+        elif isinstance(action, Pass):
+            words += f" on {card_text(top)}"
     return words
 
 
-def coach_line(action: Action, reason: str, top: Card | None) -> str:
+def with_reason(words: str, reason: str) -> str:
     """The advised move with its reason (the reason alone where it already names the move)."""
-    words = move_words(action, top)
     return reason if reason.startswith(words) else f"{words}: {reason}"
 
 
 def seat_of(text: str, names: Sequence[str]) -> int:
-    """A seat from a name (any case) or a number from 0, as the record numbers them."""
+    """A seat from its name (exactly, else in any case where that names one seat) or its number
+    from 0, as the record numbers them."""
     wanted = text.strip()
-    for i, name in enumerate(names):
-        if name.lower() == wanted.lower():
-            return i
+    for exact in (True, False):
+        found = [i for i, name in enumerate(names)
+                 if (name == wanted if exact else name.lower() == wanted.lower())]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise CliError(f"{text!r} names {len(found)} seats: give its number ({seat_list(names)})")
     if wanted.isdigit() and int(wanted) < len(names):
         return int(wanted)
     raise CliError(f"no seat {text!r} at this table: {seat_list(names)}")
@@ -91,14 +80,8 @@ def seat_list(names: Sequence[str]) -> str:
 
 def person_seat(path: Path, names: Sequence[str]) -> int | None:
     """The one seat a person took, from the seats file the terminal game writes beside its record."""
-    try:
-        kinds = json.loads(seats_path(path).read_text(encoding="utf-8"))["kinds"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    if not isinstance(kinds, list) or len(kinds) != len(names):
-        return None
-    people = [i for i, k in enumerate(kinds) if k == HUMAN]
-    return people[0] if len(people) == 1 else None
+    people = people_seats(path, len(names))
+    return people[0] if people is not None and len(people) == 1 else None
 
 
 def _replayed(record: GameRecord, path: str) -> Game:
@@ -112,27 +95,38 @@ def _replayed(record: GameRecord, path: str) -> Game:
 
 
 def advice_now(record: GameRecord, path: str, seat: int | None) -> dict[str, Any]:
-    """The coach's advice for the seat(s) to act at the end of the record, as one JSON-ready object."""
+    """The coach's advice for the seat(s) to act at the end of the record, as one JSON-ready object.
+    Without ``seat``: every seat to act, or where the terminal game's seats file names the people,
+    the people among them (a person's hand is not shown for another's question)."""
     game = _replayed(record, path)
     names = record.players
     if game.is_over:
         raise CliError(f"the game in {path} is over: nothing to advise now (--review goes through a "
                        f"seat's play)")
     to_act = list(game.to_act())
+    waiting = ", ".join(names[s] for s in to_act)
     if seat is not None:
         if seat not in to_act:
-            raise CliError(f"{names[seat]} has nothing to do now: {', '.join(names[s] for s in to_act)} "
-                           f"to act")
+            raise CliError(f"{names[seat]} has nothing to do now: {waiting} to act")
         to_act = [seat]
+    else:
+        people = people_seats(Path(path), len(names))
+        if people is not None:
+            asked = [s for s in to_act if s in people]
+            if not asked:
+                raise CliError(f"no person at this table has anything to do now: {waiting} to act")
+            if len(asked) > 1:
+                raise CliError(f"{', '.join(names[s] for s in asked)} may act now: name one with --seat")
+            to_act = asked
     out = []
     for s in to_act:
         v = view(game, s)
         tip = advise(v, seed=0)
-        out.append({"seat": s, "name": names[s], "hand": [card_text(c) for c in sorted(v.hand, key=sort_key)],
+        move = move_words(tip.action, v.discard_top)
+        out.append({"seat": s, "name": names[s], "hand": hand_text(v.hand).split(),
                     "discard": card_text(v.discard_top) if v.discard_top is not None else None,
-                    "action": str(tip.action), "move": move_words(tip.action, v.discard_top),
-                    "reason": tip.reason,
-                    "advice": coach_line(tip.action, tip.reason, v.discard_top)})
+                    "action": str(tip.action), "move": move, "reason": tip.reason,
+                    "advice": with_reason(move, tip.reason)})
     first = view(game, to_act[0])
     return {"file": path, "rules": record.rules.name, "round": first.round_number, "rounds": first.rounds,
             "contract": first.contract, "advice": out}
@@ -157,7 +151,7 @@ def review_object(record: GameRecord, path: str, seat: int, *, every: bool = Fal
 
 def _decision_object(d: Decision) -> dict[str, Any]:
     return {"index": d.index, "round": d.round_number, "contract": d.contract, "phase": d.phase.value,
-            "hand": [card_text(c) for c in sorted(d.hand, key=sort_key)],
+            "hand": hand_text(d.hand).split(),
             "played": move_words(d.played, d.discard_top), "coach": move_words(d.advice.action, d.discard_top),
             "reason": d.advice.reason, "agreed": d.agreed}
 
@@ -173,14 +167,12 @@ def review_text(obj: dict[str, Any]) -> list[str]:
             lines.append(f"Round {m['round']} ({m['contract']})")
         phase = PHASE_WORDS[Phase(m["phase"])]
         mark = "as the coach" if m["agreed"] else "the coach differs"
-        hand = f"hand {' '.join(m['hand'])}" if m["hand"] else "before the deal"
-        lines.append(f"  action {m['index']}, {phase} ({mark}); {hand}")
+        lines.append(f"  action {m['index']}, {phase} ({mark}); {_hand_words(m['hand'])}")
         lines.append(f"    {name}: {m['played']}")
-        reason = m["reason"] if m["reason"].startswith(m["coach"]) else f"{m['coach']}: {m['reason']}"
-        lines.append(f"    coach: {reason}")
+        lines.append(f"    coach: {with_reason(m['coach'], m['reason'])}")
     n, agreed = obj["decisions"], obj["agreed"]
     if not n:
-        lines.append(f"{name} had no decision to make (every move was forced).")
+        lines.append(f"{name} made no choice in this record (no move, or only forced ones).")
         return lines
     lines.append(f"{name} played as the coach would in {agreed} of {n} decisions ({100 * agreed / n:.0f}%)"
                  + ("." if agreed == n else f"; {n - agreed} differ."))
@@ -190,11 +182,15 @@ def review_text(obj: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _hand_words(hand: Sequence[str]) -> str:
+    return f"hand {' '.join(hand)}" if hand else "before the deal"
+
+
 def now_text(obj: dict[str, Any]) -> list[str]:
     lines = []
     for a in obj["advice"]:
         lines.append(f"{obj['file']}: {obj['rules']}, round {obj['round']} of {obj['rounds']} ({obj['contract']}), "
-                     f"{a['name']} (seat {a['seat']}) to act; hand {' '.join(a['hand'])}"
+                     f"{a['name']} (seat {a['seat']}) to act; {_hand_words(a['hand'])}"
                      + (f"; top of the pile {a['discard']}" if a["discard"] else ""))
         lines.append(f"  coach: {a['advice']}")
     return lines

@@ -17,6 +17,7 @@ import json
 import os
 import random
 import re
+import shlex
 import sys
 import zlib
 from collections import Counter
@@ -144,7 +145,7 @@ def bot_action(game: Game, seat: int, bot: Bot) -> tuple[Action, str | None]:
     except IllegalActionError as exc:
         why = str(exc)
     fallback = next(iter(game.legal_actions(seat)))
-    return fallback, f"tried {_action_text(action)!r}: {why}; it plays another move"
+    return fallback, f"tried {action_text(action)!r}: {why}; it plays another move"
 
 
 HUMAN = "human"  # a seat's kind when a person sits there
@@ -174,6 +175,35 @@ def load_seats(record: Path, players: int, default: str) -> list[str]:
     except (OSError, ValueError, KeyError, TypeError):
         pass
     return [HUMAN] + [default] * (players - 1)
+
+
+def people_seats(record: Path, players: int) -> list[int] | None:
+    """The seats people took at the table of ``record``, from its seats file; None without one
+    (a record the terminal game did not write)."""
+    if not seats_path(record).exists():
+        return None
+    return [s for s, k in enumerate(load_seats(record, players, HUMAN)) if k == HUMAN]
+
+
+def review_command(record: Path, seat_name: str | None = None) -> str:
+    """The command with which the coach reviews a seat's play in ``record`` (``shanghai coach``):
+    the record's path unless it is the terminal game's last game, and the seat unless the seats
+    file makes it plain.
+
+    >>> review_command(default_record_path())
+    'shanghai coach --review'
+    >>> review_command(Path("my games/g.jsonl"), "-Ann")
+    "shanghai coach 'my games/g.jsonl' --review --seat=-Ann"
+    >>> review_command(Path("g.jsonl"), "Ann Lee")
+    "shanghai coach g.jsonl --review '--seat=Ann Lee'"
+    """
+    words = ["shanghai", "coach"]
+    if record != default_record_path():
+        words.append(shlex.quote(str(record)))
+    words.append("--review")
+    if seat_name is not None:
+        words.append(shlex.quote(f"--seat={seat_name}"))
+    return " ".join(words)
 
 
 def load_saved_game(path: Path) -> tuple[GameRecord, AnyGame]:
@@ -305,7 +335,7 @@ def _cards(cards: Iterable[int]) -> str:
     return " ".join(card_text(c) for c in cards)
 
 
-def _action_text(action: Action) -> str:
+def action_text(action: Action) -> str:
     """An action's text form without the seat number: what the player would type."""
     return str(action).split(" ", 1)[1]
 
@@ -444,7 +474,7 @@ class TextGame:
         elif game.phase == Phase.BUY:
             self.out(f"Your hand: {self._hand_line(v)}")
         elif game.phase == Phase.SHANGHAI:
-            spots = ", ".join(_action_text(a) for a in v.legal if isinstance(a, CallShanghai))
+            spots = ", ".join(action_text(a) for a in v.legal if isinstance(a, CallShanghai))
             card = card_text(v.shanghai_card) if v.shanghai_card is not None else "?"
             self.out(f"{card} fits the table: call “Shanghai” ({spots}) or pass.")
             self.out(f"Your hand: {self._hand_line(v)}")
@@ -630,7 +660,7 @@ class TextGame:
             return f"{where}, {a.end} end" if a.end else where
         if isinstance(a, ReplaceWild):
             return self._meld_words(a.meld)
-        return _action_text(a)
+        return action_text(a)
 
     def _reason(self, action: Action) -> str:
         """The engine's reason for refusing an action, found on a copy of the game."""
@@ -922,12 +952,12 @@ class TextGame:
             out.append(f"Cut: 'cut N' (1-{game.pack_size - 1}).")
         if any(isinstance(a, GoDown) for a in legal):
             out.append(f"You can go down ({game.contract.text()}): 'down' shows the suggested melds.")
-        layoffs = [_action_text(a) for a in legal if isinstance(a, LayOff)]
+        layoffs = [action_text(a) for a in legal if isinstance(a, LayOff)]
         if layoffs:
             shown = ", ".join(layoffs[:8]) + (f" … and {len(layoffs) - 8} more ('moves')" if len(layoffs) > 8
                                               else "")
             out.append(f"Lay off: {shown}")
-        replaces = [_action_text(a) for a in legal if isinstance(a, ReplaceWild)]
+        replaces = [action_text(a) for a in legal if isinstance(a, ReplaceWild)]
         if replaces:
             out.append("Replace a wild: " + ", ".join(replaces))
         discards = sorted({a.card for a in legal if isinstance(a, Discard)}, key=sort_key)
@@ -941,7 +971,7 @@ class TextGame:
         elif v.phase == Phase.PLAY and v.pending_wild is None and v.down[self.human] \
                 and game.rules.going_out == "play-all":
             out.append("Your last card may not be discarded: play it onto the table to go out.")
-        calls = [_action_text(a) for a in legal if isinstance(a, CallShanghai)]
+        calls = [action_text(a) for a in legal if isinstance(a, CallShanghai)]
         if calls:
             out.append("Call “Shanghai”: " + ", ".join(calls) + " — or 'pass'.")
         if any(isinstance(a, Buy) for a in legal):
@@ -954,7 +984,7 @@ class TextGame:
             return "You have no move now: other players are to act."
         if all(isinstance(a, Cut) for a in legal):
             return f"cut N, for N from 1 to {len(legal)}"
-        return "Legal moves:\n" + "\n".join(f"  {_action_text(a)}" for a in legal)
+        return "Legal moves:\n" + "\n".join(f"  {action_text(a)}" for a in legal)
 
     def _hint(self) -> str:
         v = self.view()
@@ -1191,8 +1221,10 @@ class TextGame:
                 lines.append(f"  {self.names[s]}: {'★' * stars} ({_plural(stars, 'round')} won)")
         if self.record is not None:
             lines.append(f"The record of the game is in {self.record.path}.")
-            from shanghai.cli.coach import review_command  # it imports this module
-            lines.append(f"Your play reviewed by the coach: {review_command(self.record.path)}")
+            path = self.record.path
+            plain = people_seats(path, game.players) in (None, [self.human])  # --review finds the seat
+            review = review_command(path, None if plain else self.names[self.human])
+            lines.append(f"Your play reviewed by the coach: {review}")
         self.out("\n".join(lines))
 
 

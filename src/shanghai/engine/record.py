@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,9 @@ from shanghai.errors import (
 )
 from shanghai.rules import OTHER_GAMES, PRESETS, AnyRules, ManipulationRules, game_rules, preset
 from shanghai.rules.model import Contract, MeldRequirement, PackSpec, RoundSpec, Rules
+
+# A look at the game around one of its actions: (game, the action's index, the action).
+Step = Callable[[AnyGame, int, AnyAction], object]
 
 FORMAT = "shanghai-record"
 VERSION = 1
@@ -204,7 +207,7 @@ class GameRecord:
     def load(cls, path: str | Path) -> GameRecord:
         return cls.from_jsonl(Path(path).read_text(encoding="utf-8"))
 
-    def replay(self, *, each: Any = None, before: Any = None) -> AnyGame:
+    def replay(self, *, each: Step | None = None, before: Step | None = None) -> AnyGame:
         """Play the record back; ``before(game, index, action)`` is called before every action is
         applied (the game as the actor saw it) and ``each(game, index, action)`` after.
 

@@ -18,6 +18,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from shanghai.cards import Card, sort_key
+from shanghai.cli.play import review_command
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -290,7 +291,6 @@ class TableScreen(CardTable[PlayerView, Applied]):
         body.append(render.score_pad(v, names))
         record = self.session.record
         if record is not None:
-            from shanghai.cli.coach import review_command  # with the coach, only when needed
             people = self.session.humans
             reviews = ([review_command(record.path)] if len(people) == 1
                        else [review_command(record.path, names[s]) for s in people])
