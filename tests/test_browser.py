@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+import urllib.request
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,6 +21,8 @@ from typing import Any
 import pytest
 
 from server_helpers import Server, servers
+from shanghai.bots.coach import review, review_summary
+from shanghai.engine.record import GameRecord
 from shanghai.engine.view import view
 from shanghai.server.protocol import view_to_json
 
@@ -68,9 +71,13 @@ def new_page(browser: Any, srv: Server, viewport: dict[str, int] = DESKTOP) -> t
     return ctx, page, errors
 
 
-def create_table(page: Page, srv: Server, name: str, seats: list[str], shot: str | None = None) -> str:
-    """Create a table from the lobby page; the invite."""
+def create_table(page: Page, srv: Server, name: str, seats: list[str], shot: str | None = None,
+                 preset: str | None = None) -> str:
+    """Create a table from the lobby page (with ``preset``'s rules, else the page's first); the invite."""
     page.goto(srv.base + "/")
+    if preset is not None:
+        page.select_option("#preset", preset)
+        page.dispatch_event("#preset", "change")
     page.fill("#name", name)
     page.fill("#players", str(len(seats) + 1))
     page.dispatch_event("#players", "change")
@@ -459,6 +466,54 @@ def test_a_reload_brings_back_the_same_seat_and_hand(browser: Any, server: Calla
         assert len(hand(page)) == len(before_hand)
         # the live region is cleared and refilled on the next frame (so repeated words are read again)
         page.wait_for_function("() => document.querySelector('#live').textContent !== ''")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_the_coach_reviews_a_finished_game(browser: Any, server: Callable[..., Server]) -> None:
+    """At the end of a game the page asks the coach for its review of the person's play (here played by
+    a stand-in after Ann left) and shows each decision where it differed, as the server worked it out."""
+    srv = server(bot_pause=0.0, buy_seconds=0.0, standin_seconds=0.0)
+    ctx, page, errors = new_page(browser, srv)
+    try:
+        invite = create_table(page, srv, "Ann", ["greedy", "random"], preset="isra-junior")  # three rounds
+        start_game(page)
+        page.close()  # Ann leaves: a stand-in plays her seat to the end with the computer players
+        deadline = time.monotonic() + 90
+        while srv.http("GET", f"/api/invite/{invite}")[1]["status"] != "over":
+            assert time.monotonic() < deadline, "the stand-ins did not finish the game"
+            time.sleep(0.2)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
+        page.goto(f"{srv.base}/join/{invite}")
+        page.wait_for_selector("#review-ask")
+        assert page.locator("#review").is_hidden()
+        # the final scores offer the review; closed, the row of moves offers it too
+        page.wait_for_selector("#scores[open] #review-dialog")
+        page.click("#close-scores")
+        page.click("#review-ask")
+        page.wait_for_selector("#review-summary", timeout=60_000)
+        assert page.locator("#review-ask").count() == 0  # asked once
+        summary = page.inner_text("#review-summary")
+        with urllib.request.urlopen(f"{srv.base}/api/invite/{invite}/record", timeout=10) as resp:
+            record = GameRecord.from_jsonl(resp.read().decode())
+        expected = review_summary(review(record, 0))
+        assert summary.startswith(f"You played as the coach would in {expected['agreed']} of "
+                                  f"{expected['decisions']} decisions")
+        shown = page.eval_on_selector_all("#review-moves li", "els => els.map(e => Number(e.dataset.index))")
+        assert shown == [m["index"] for m in expected["moves"]]
+        if shown:
+            first = page.inner_text("#review-moves li")
+            assert "You: " in first and "Coach: " in first and f"Round {expected['moves'][0]['round']}" in first
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator("#review").screenshot(path=str(SHOTS / "web-review.png"))  # the panel, for the README
+        # after a reload the final scores' button asks again (the server has the review at hand)
+        page.reload()
+        page.wait_for_selector("#scores[open] #review-dialog")
+        page.click("#review-dialog")
+        page.wait_for_selector("#review-summary")
+        assert page.inner_text("#review-summary") == summary and not page.locator("#scores[open]").count()
         assert not errors, errors
     finally:
         ctx.close()

@@ -15,6 +15,7 @@ from shanghai.bots.match import play_game
 from shanghai.bots.random_player import RandomPlayer
 from shanghai.bots.registry import make_opponent, strongest_player
 from shanghai.bots.search import SearchPlayer
+from shanghai.cards import parse_card
 from shanghai.engine.actions import Action, Discard, DrawStock, GoDown, LayOff, TakeDiscard, parse_action
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.record import GameRecord
@@ -117,31 +118,36 @@ def test_no_advice_off_turn() -> None:
         advise(dataclasses.replace(view(game, seat), legal=()))
 
 
-def coached_game(seed: int, *, swap_at: int | None = None) -> tuple[Game, list[tuple[int, Action]]]:
+def coached_game(seed: int, *, swap_from: int | None = None) -> tuple[Game, list[tuple[int, Action]], int | None]:
     """isra-junior, 3 players: seat 1 plays the coach's advice at each of its choices, the others
-    play as experts. With ``swap_at``, seat 1's choice number ``swap_at`` is another legal move
-    than the coach's (not the same move by ``same_move``). Returns the game and, for each of seat
-    1's choices, the action's index and the coach's advice there."""
+    play as experts. With ``swap_from``, the first of seat 1's choices from that number on where
+    there is one is another legal move than the coach's: one it makes with none of the review's
+    seeds and not a tied discard. Returns the game, for each of seat 1's choices the action's index
+    and the coach's advice there, and the number of the choice swapped."""
     game = Game.new(preset("isra-junior"), 3, seed)
     experts = [ExpertPlayer(s) for s in range(3)]
     asked: list[tuple[int, Action]] = []
+    swapped = None
     while not game.is_over:
         seat = game.to_act()[0]
         v = view(game, seat)
         if seat == 1 and len(v.legal) > 1:
             tip = advise(v, seed=0).action
             action = tip
-            if len(asked) == swap_at:
-                action = next(a for a in v.legal if not same_move(a, tip))
+            if swap_from is not None and swapped is None and len(asked) >= swap_from:
+                other = next((a for a in v.legal if not any(same_move(a, advise(v, k).action) for k in range(4))
+                              and not coach._tied_discards(v, a, tip)), None)
+                if other is not None:
+                    action, swapped = other, len(asked)
             asked.append((len(game.actions), tip))
         else:
             action = experts[seat].choose(v)
         game.apply(action)
-    return game, asked
+    return game, asked, swapped
 
 
 def test_a_review_of_the_coachs_own_play_agrees_at_every_choice() -> None:
-    game, asked = coached_game(11)
+    game, asked, _ = coached_game(11)
     decisions = review(GameRecord.of(game), seat=1)
     # every choice of the seat is reviewed (and nothing else): forced moves are not decisions
     assert [(d.index, d.advice.action) for d in decisions] == asked
@@ -151,12 +157,13 @@ def test_a_review_of_the_coachs_own_play_agrees_at_every_choice() -> None:
 
 
 def test_a_review_shows_the_one_move_played_otherwise() -> None:
-    game, asked = coached_game(11, swap_at=5)
+    game, asked, swapped = coached_game(11, swap_from=5)
+    assert swapped is not None
     decisions = review(GameRecord.of(game), seat=1)
     differ = [d for d in decisions if not d.agreed]
     assert len(differ) == 1
     (d,) = differ
-    index, tip = asked[5]
+    index, tip = asked[swapped]
     assert d.index == index and d.advice.action == tip
     assert d.played == game.actions[index] and not same_move(d.played, tip)
     # the hand shown is the seat's own before the move, and the state is the one it saw
@@ -169,26 +176,31 @@ def test_a_review_shows_the_one_move_played_otherwise() -> None:
 
 def test_review_asks_the_coach_with_the_seats_view_as_the_hint_button(monkeypatch: pytest.MonkeyPatch) -> None:
     """The coach gets the seat's view (no other hand, no stock) before each of its choices, and its
-    advice is what the hint button gives at that moment."""
+    first answer there is what the hint button gives at that moment (seed 0)."""
     game = play_game(preset("isra-junior"), 3, seed=8, seats=[ExpertPlayer(s) for s in range(3)])
     record = GameRecord.of(game)
-    asked: list[PlayerView] = []
+    asked: list[tuple[PlayerView, int]] = []
 
     def spy(v: PlayerView, seed: int = 0) -> Advice:
-        asked.append(v)
+        asked.append((v, seed))
         return advise(v, seed)
 
     monkeypatch.setattr(coach, "advise", spy)
     decisions = review(record, seat=2)
-    assert len(asked) == len(decisions) > 0
+    first = [v for v, seed in asked if seed == 0]
+    assert len(first) == len(decisions) > 0 and len(asked) >= len(first)
     replayed = Game.new(game.rules, game.players, game.seed)
-    by_index = {d.index: (d, v) for d, v in zip(decisions, asked, strict=True)}
+    at = {d.index for d in decisions}
+    seen: dict[int, PlayerView] = {}
     for i, a in enumerate(game.actions):
-        if i in by_index:
-            d, v = by_index[i]
-            assert type(v) is PlayerView and v == view(replayed, 2)
-            assert d.advice == advise(view(replayed, 2), seed=0)
+        if i in at:
+            seen[i] = view(replayed, 2)
         replayed.apply(a)
+    assert all(type(v) is PlayerView and v.seat == 2 for v, _ in asked)
+    assert first == [seen[d.index] for d in decisions]
+    for d in decisions:
+        v = seen[d.index]
+        assert d.advice == advise(v, seed=0) or (d.agreed and d.advice in [advise(v, k) for k in (1, 2, 3)])
 
 
 def test_same_move() -> None:
@@ -243,3 +255,66 @@ def test_a_hook_before_each_action_keeps_its_own_errors() -> None:
 
     with pytest.raises(ValueError, match=r"^the hook's own$"):
         record.replay(before=fails)
+
+
+def test_a_move_the_coach_also_makes_with_another_seed_is_its_move() -> None:
+    """Ties the coach breaks at random (two discards of equal points once down, say) are not listed."""
+    from shanghai.bots.greedy import GreedyPlayer
+
+    seats = [GreedyPlayer(0), ExpertPlayer(1), ExpertPlayer(2)]
+    game = play_game(preset("isra-junior"), 3, seed=31, seats=seats)
+    record = GameRecord.of(game)
+    once = review(record, seat=0, tries=1)
+    four = review(record, seat=0)
+    assert [d.index for d in once] == [d.index for d in four]
+    rescued = [(a, b) for a, b in zip(once, four, strict=True) if b.agreed and not a.agreed]
+    assert rescued, "some differences should be the coach's own coin flips"
+    assert all(b.agreed for a, b in zip(once, four, strict=True) if a.agreed)
+    replayed = Game.new(game.rules, game.players, game.seed)
+    at = {b.index: b for _, b in rescued}
+    for i, action in enumerate(game.actions):
+        if i in at:
+            v = view(replayed, 0)
+            tips = [advise(v, k) for k in (1, 2, 3)]
+            assert at[i].advice in tips and same_move(action, at[i].advice.action)
+            assert not same_move(action, advise(v, 0).action)
+        replayed.apply(action)
+    with pytest.raises(ValueError, match="tries must be at least 1"):
+        review(record, seat=0, tries=0)
+
+
+def test_a_discard_tied_with_the_experts_is_the_coachs_move() -> None:
+    """The expert discards the card it scores highest and breaks exact ties at random: the review
+    takes a tied discard as the coach's (isra-junior, seed 21: Bob, down, discarded 8C where the
+    coach said 5D, both 5 points, neither feeding anyone)."""
+    from shanghai.bots.greedy import GreedyPlayer
+
+    game = play_game(preset("isra-junior"), 3, seed=21, seats=[ExpertPlayer(0), GreedyPlayer(1), ExpertPlayer(2)])
+    record = GameRecord.of(game)
+    replayed = Game.new(game.rules, game.players, game.seed)
+    for a in game.actions[:60]:
+        replayed.apply(a)
+    v = view(replayed, 1)
+    played = game.actions[60]
+    scores = ExpertPlayer().discard_scores(v)
+    assert str(played) == "1 discard 8C" and scores is not None
+    tip = advise(v, seed=0)
+    assert str(tip.action) == "1 discard 5D"
+    assert scores[parse_card("8C")] == scores[parse_card("5D")] == max(scores.values())
+    (d,) = [d for d in review(record, seat=1) if d.index == 60]
+    assert d.agreed and d.advice == tip
+    # where the expert scores a discard lower, down or not, it stays a difference
+    replayed = Game.new(game.rules, game.players, game.seed)
+    checked = {True: 0, False: 0}
+    for a in game.actions:
+        w = view(replayed, a.seat)
+        scores = ExpertPlayer().discard_scores(w)
+        if isinstance(a, Discard) and scores is not None:
+            best = max(scores, key=lambda c: scores[c])
+            for c, score in scores.items():
+                assert coach._tied_discards(w, Discard(a.seat, c), Discard(a.seat, best)) == (score == scores[best])
+                checked[replayed.down[a.seat]] += score < scores[best]
+        elif isinstance(a, Discard):  # greedy's rule, or lay-offs first: no scores, no ties
+            assert not coach._tied_discards(w, a, a)
+        replayed.apply(a)
+    assert checked[True] > 10 and checked[False] > 10

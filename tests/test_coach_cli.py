@@ -12,8 +12,8 @@ import pytest
 
 from shanghai.bots.coach import advise, review
 from shanghai.bots.expert import ExpertPlayer
+from shanghai.bots.greedy import GreedyPlayer
 from shanghai.bots.match import play_game
-from shanghai.bots.random_player import RandomPlayer
 from shanghai.cards import card_text
 from shanghai.cli.main import main
 from shanghai.cli.play import review_command, save_seats
@@ -46,9 +46,9 @@ def experts_until(seed: int, actions: int, preset_name: str = "isra-junior", pla
 
 
 def mixed_game(seed: int) -> Game:
-    """isra-junior: seat 1 plays at random (so it often plays otherwise than the coach), the others
-    as experts."""
-    seats = [ExpertPlayer(0), RandomPlayer(1), ExpertPlayer(2)]
+    """isra-junior: seat 1 plays as greedy (so it plays otherwise than the coach now and then), the
+    others as experts."""
+    seats = [ExpertPlayer(0), GreedyPlayer(1), ExpertPlayer(2)]
     return play_game(preset("isra-junior"), 3, seed, seats=seats)
 
 

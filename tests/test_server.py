@@ -28,6 +28,7 @@ websockets = pytest.importorskip("websockets")
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from server_helpers import Server, _free_port, servers  # noqa: E402
+from shanghai.bots.coach import review, review_summary  # noqa: E402
 from shanghai.cards import card_text  # noqa: E402
 from shanghai.engine.game import Game  # noqa: E402
 from shanghai.engine.record import GameRecord  # noqa: E402
@@ -603,13 +604,19 @@ def test_a_game_played_to_the_end_by_stand_ins_keeps_its_record(server: Callable
 
     async def go() -> Json:
         ann = await Client.open(srv, "Ann", {"token": created["token"]})
+        assert (await ann.request({"type": "review"}))["code"] == "not-started"
         await ann.request({"type": "start"})
+        assert (await ann.request({"type": "review"}))["code"] == "not-over"
         await ann.close()  # nobody at the table: computer players play the whole game
         watcher = await Client.open(srv, "watcher", {"invite": created["invite"]})
         await watcher.wait(lambda m: m["type"] == "state" and m["table"]["status"] == "over", timeout=60)
+        assert (await watcher.request({"type": "review"}))["code"] == "spectator"
         await watcher.close()
         back = await Client.open(srv, "Ann", {"token": created["token"]})
         st = back.state()
+        # the coach's review of Ann's seat (her stand-in played it), the same on asking again
+        reviews.append(await back.request({"type": "review"}, timeout=60))
+        reviews.append(await back.request({"type": "review"}, timeout=60))
         # a rematch: a new table with the same rules and seats; Ann's token and connection move there
         assert (await back.request({"type": "rematch"}))["type"] == "ok"
         moved = await back.wait(lambda m: m["type"] == "rematch")
@@ -625,6 +632,7 @@ def test_a_game_played_to_the_end_by_stand_ins_keeps_its_record(server: Callable
         await again.close()
         return st
 
+    reviews: list[Json] = []
     st = asyncio.run(go())
     assert st["game"]["phase"] == "game-over" and st["game"]["hand"] == [] and st["legal"] == []
     # the open seat was filled with a computer player of the default level when the game started
@@ -643,3 +651,8 @@ def test_a_game_played_to_the_end_by_stand_ins_keeps_its_record(server: Callable
     game = record.replay()
     assert game.is_over and list(game.totals) == st["game"]["totals"] == record.end_totals
     assert record.players[0] == "Ann"
+    first, again = reviews
+    assert first["type"] == "review" and (first["seat"], first["name"]) == (0, "Ann")
+    assert {k: first[k] for k in ("decisions", "agreed", "by_phase", "moves")} == \
+        review_summary(review(record, 0))  # the record's review, worked out once
+    assert first["decisions"] > 0 and again == {**first, "ref": again["ref"]}

@@ -23,12 +23,15 @@ review shows both moves and the coach's reason (``shanghai coach FILE --review``
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import math
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from shanghai.bots.expert import ExpertPlayer
 from shanghai.bots.registry import strongest_player
-from shanghai.cards import JOKER, Card
-from shanghai.engine.actions import Action, GoDown, LayOff
+from shanghai.cards import JOKER, Card, card_text, sort_key
+from shanghai.engine.actions import Action, Buy, CallShanghai, Discard, GoDown, LayOff, Pass, TakeDiscard
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.games import AnyAction, AnyGame
 from shanghai.engine.record import GameRecord
@@ -106,9 +109,15 @@ class Decision:
     agreed: bool               # the seat played the coach's move (:func:`same_move`)
 
 
-def review(record: GameRecord, seat: int, seed: int = 0) -> list[Decision]:
+def review(record: GameRecord, seat: int, seed: int = 0, tries: int = 4) -> list[Decision]:
     """Replay ``record`` and ask the coach before every move of ``seat`` that was a choice (more
     than one legal action), from that seat's view only, with the hint button's ``seed``.
+
+    Its players break exact ties at random: a discard that the expert scores as high as the coach's
+    own (:meth:`shanghai.bots.expert.ExpertPlayer.discard_scores`) counts as the coach's move.
+    Elsewhere, where the seat played otherwise, the coach is asked again with ``tries - 1`` other
+    seeds: a move it also makes with one of them (another tie, or another sample of the hidden
+    cards for its search) counts as its move, with that advice.
 
     ``RecordError`` for a record that does not replay, ``ValueError`` for a seat not at the table
     or a game the coach does not play (manipulation rummy).
@@ -124,6 +133,8 @@ def review(record: GameRecord, seat: int, seed: int = 0) -> list[Decision]:
     if isinstance(record.rules, ManipulationRules):
         raise ValueError("the coach plays the contract games, not manipulation rummy (its hint shows "
                          "which cards can be placed)")
+    if tries < 1:
+        raise ValueError(f"tries must be at least 1, not {tries}")
     if not 0 <= seat < len(record.players):
         raise ValueError(f"no seat {seat}: the record seats {len(record.players)} players (0-"
                          f"{len(record.players) - 1})")
@@ -135,9 +146,65 @@ def review(record: GameRecord, seat: int, seed: int = 0) -> list[Decision]:
         v = view(game, seat)
         if len(v.legal) < 2:
             return
+        wilds = v.rules.wild_cards()
         tip = advise(v, seed)
+        agreed = same_move(action, tip.action, wilds) or _tied_discards(v, action, tip.action)
+        for other in range(seed + 1, seed + tries):
+            if agreed:
+                break
+            also = advise(v, other)
+            if same_move(action, also.action, wilds):
+                tip, agreed = also, True
         decisions.append(Decision(index, v.round_number, v.contract, v.phase, v.hand, v.discard_top,
-                                  action, tip, same_move(action, tip.action, v.rules.wild_cards())))
+                                  action, tip, agreed))
 
     record.replay(before=before)
     return decisions
+
+
+def _tied_discards(v: PlayerView, played: Action, advised: Action) -> bool:
+    """Are both discards among the expert's best, tied (the coach's choice among them is a coin
+    flip)? Not where the coach's search left the expert's best for another card."""
+    if not (isinstance(played, Discard) and isinstance(advised, Discard)) or played.shanghai or advised.shanghai:
+        return False
+    scores = ExpertPlayer().discard_scores(v)
+    if not scores or played.card not in scores or advised.card not in scores:
+        return False
+    best = max(scores.values())
+    return math.isclose(scores[advised.card], best) and math.isclose(scores[played.card], best)
+
+
+def move_words(action: Action, top: Card | None = None) -> str:
+    """An action as a player would say it, without the seat, naming the discard a take, buy, pass
+    or "Shanghai" call is about (``top``).
+
+    >>> from shanghai.cards import parse_card
+    >>> from shanghai.engine.actions import parse_action
+    >>> move_words(parse_action("2 discard KS")), move_words(parse_action("2 pass"), parse_card("7H"))
+    ('discard KS', 'pass on 7H')
+    """
+    words = str(action).split(" ", 1)[1]
+    if top is not None:
+        if isinstance(action, TakeDiscard | Buy | CallShanghai):
+            words += f" {card_text(top)}"
+        elif isinstance(action, Pass):
+            words += f" on {card_text(top)}"
+    return words
+
+
+def review_summary(decisions: Sequence[Decision], *, every: bool = False) -> dict[str, Any]:
+    """A review as one JSON-ready object: how many decisions, how many as the coach (in all and by
+    phase), and the moves where the seat played otherwise (``every``: every move), each with the
+    round, the hand, both moves in words and the coach's reason."""
+    by_phase: dict[str, dict[str, int]] = {}
+    for d in decisions:
+        tally = by_phase.setdefault(d.phase.value, {"agreed": 0, "decisions": 0})
+        tally["agreed"] += d.agreed
+        tally["decisions"] += 1
+    moves = [{"index": d.index, "round": d.round_number, "contract": d.contract, "phase": d.phase.value,
+              "hand": [card_text(c) for c in sorted(d.hand, key=sort_key)],
+              "played": move_words(d.played, d.discard_top), "coach": move_words(d.advice.action, d.discard_top),
+              "reason": d.advice.reason, "agreed": d.agreed}
+             for d in decisions if every or not d.agreed]
+    return {"decisions": len(decisions), "agreed": sum(d.agreed for d in decisions), "by_phase": by_phase,
+            "moves": moves}

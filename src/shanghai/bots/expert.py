@@ -735,29 +735,36 @@ class ExpertPlayer:
         if st.mistakes and self.rng.random() < st.mistakes:
             c = self.rng.choice(cards)
             return c, f"discard {card_text(c)}"
-        if t.me_down:
-            def down_key(c: Card) -> float:
-                score = t.points(c) * 1.0
-                score -= t.danger(c) * st.feed_weight
-                score -= 6.0 * _one_away(c, v, t)
-                if c in t.wilds:
-                    score -= 500.0
-                return score + jitter[c]
-            c = max(cards, key=down_key)
-            if c in t.accepts:
-                return c, f"discard {card_text(c)}: forced, every card left plays on the table"
-            return c, f"discard {card_text(c)}: once down shed the high cards first ({t.points(c)} points)"
-        hand = list(v.hand)
-        if st.greedy_tight and t.size >= v.rules.hand_size:
+        scores = _discard_scores(t, cards)
+        if scores is None:  # a hand that the contract takes whole: greedy's rule
             c = self._greedy._discard_card(v, cards, t.wilds)
-            return c, self._discard_reason(t, c, hand)
-        scores: dict[Card, float] = {}
-        for c in cards:
-            rest = list(hand)
-            rest.remove(c)
-            scores[c] = t.value(rest)[0] - t.danger(c) * st.feed_weight + jitter[c]
-        c = max(cards, key=lambda x: scores[x])
-        return c, self._discard_reason(t, c, hand)
+            return c, self._discard_reason(t, c, list(v.hand))
+        c = max(cards, key=lambda x: scores[x] + jitter[x])
+        if not t.me_down:
+            return c, self._discard_reason(t, c, list(v.hand))
+        if c in t.accepts:
+            return c, f"discard {card_text(c)}: forced, every card left plays on the table"
+        return c, f"discard {card_text(c)}: once down shed the high cards first ({t.points(c)} points)"
+
+    def discard_scores(self, view: PlayerView) -> dict[Card, float] | None:
+        """Where this player's move is a discard chosen by its own scores, each card's score (the
+        highest goes; exact ties are broken at random); else None (another kind of move, greedy's
+        rule, random mistakes). For the coach's review: a discard tied with its own is as good.
+
+        >>> from shanghai.engine.game import Game
+        >>> from shanghai.engine.view import view
+        >>> from shanghai.rules import preset
+        >>> ExpertPlayer().discard_scores(view(Game.new(preset("may-i"), 4, seed=1), 0)) is None  # a draw
+        True
+        """
+        st = self.settings
+        legal = view.legal
+        if (view.seat is None or len(legal) < 2 or view.phase != Phase.PLAY or st.lookahead or st.kill
+                or st.mistakes or view.pending_wild is not None or self._by_greedy(view)
+                or any(isinstance(a, GoDown | ReplaceWild | LayOff) for a in legal)):
+            return None
+        cards = sorted({a.card for a in legal if isinstance(a, Discard)})
+        return _discard_scores(_Turn(view, st), cards) if cards else None
 
     def _discard_reason(self, t: _Turn, c: Card, hand: list[Card]) -> str:
         name = card_text(c)
@@ -789,6 +796,36 @@ def _kept_run(ev: HandEval, dropped: Card) -> str:
     if len(ranks) >= 2 and ranks[-1] - ranks[0] == len(ranks) - 1:
         return " ".join(card_text(s * 16 + r) for r in ranks)
     return ""
+
+
+def _down_score(t: _Turn, c: Card) -> float:
+    """Once down, how much the expert wants to discard ``c``: its points, less what it may feed the
+    others and whether it is one card from playing on a table run; never a wild. The highest goes,
+    exact ties at random."""
+    score = t.points(c) * 1.0
+    score -= t.danger(c) * t.settings.feed_weight
+    score -= 6.0 * _one_away(c, t.v, t)
+    if c in t.wilds:
+        score -= 500.0
+    return score
+
+
+def _discard_scores(t: _Turn, cards: list[Card]) -> dict[Card, float] | None:
+    """The expert's score of discarding each of ``cards`` (the highest goes, exact ties at random):
+    once down the card's own (:func:`_down_score`), before that what the hand is worth without it
+    less what it may feed the others; None where the contract takes the whole hand and greedy's
+    rule discards (``greedy_tight``)."""
+    if t.me_down:
+        return {c: _down_score(t, c) for c in cards}
+    hand = list(t.v.hand)
+    if t.settings.greedy_tight and t.size >= t.v.rules.hand_size:
+        return None
+    scores: dict[Card, float] = {}
+    for c in cards:
+        rest = list(hand)
+        rest.remove(c)
+        scores[c] = t.value(rest)[0] - t.danger(c) * t.settings.feed_weight
+    return scores
 
 
 def _one_away(c: int, v: PlayerView, t: _Turn) -> int:

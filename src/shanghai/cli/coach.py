@@ -16,12 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from shanghai.bots.coach import Decision, advise, review
+from shanghai.bots.coach import advise, move_words, review, review_summary
 from shanghai.cards import Card, card_text, cards_text, sort_key
 from shanghai.cli.common import EXIT_NO, EXIT_OK, CliError
-from shanghai.cli.play import action_text, default_record_path, people_seats
+from shanghai.cli.play import default_record_path, people_seats
 from shanghai.cli.replay import load_record
-from shanghai.engine.actions import Action, Buy, CallShanghai, Pass, TakeDiscard
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.record import GameRecord
 from shanghai.engine.view import view
@@ -39,18 +38,6 @@ NOT_MANIPULATION = ("the coach plays the contract games, not manipulation rummy 
 def hand_text(cards: Sequence[Card]) -> str:
     """A hand by suit, then rank."""
     return cards_text(sorted(cards, key=sort_key))
-
-
-def move_words(action: Action, top: Card | None) -> str:
-    """An action as a player would say it, without the seat, naming the discard a take, buy,
-    pass or "Shanghai" call is about: ``discard KS``, ``take 7H``, ``pass on 7H``."""
-    words = action_text(action)
-    if top is not None:
-        if isinstance(action, TakeDiscard | Buy | CallShanghai):
-            words += f" {card_text(top)}"
-        elif isinstance(action, Pass):
-            words += f" on {card_text(top)}"
-    return words
 
 
 def with_reason(words: str, reason: str) -> str:
@@ -138,22 +125,8 @@ def review_object(record: GameRecord, path: str, seat: int, *, every: bool = Fal
         decisions = review(record, seat)
     except RecordError as exc:
         raise CliError(f"{path}: {exc}", code=EXIT_NO) from exc
-    by_phase: dict[str, list[int]] = {}
-    for d in decisions:
-        tally = by_phase.setdefault(d.phase.value, [0, 0])
-        tally[0] += d.agreed
-        tally[1] += 1
     return {"file": path, "rules": record.rules.name, "seat": seat, "name": record.players[seat],
-            "decisions": len(decisions), "agreed": sum(d.agreed for d in decisions),
-            "by_phase": {k: {"agreed": a, "decisions": n} for k, (a, n) in by_phase.items()},
-            "moves": [_decision_object(d) for d in decisions if every or not d.agreed]}
-
-
-def _decision_object(d: Decision) -> dict[str, Any]:
-    return {"index": d.index, "round": d.round_number, "contract": d.contract, "phase": d.phase.value,
-            "hand": hand_text(d.hand).split(),
-            "played": move_words(d.played, d.discard_top), "coach": move_words(d.advice.action, d.discard_top),
-            "reason": d.advice.reason, "agreed": d.agreed}
+            **review_summary(decisions, every=every)}
 
 
 def review_text(obj: dict[str, Any]) -> list[str]:
@@ -175,7 +148,7 @@ def review_text(obj: dict[str, Any]) -> list[str]:
         lines.append(f"{name} made no choice in this record (no move, or only forced ones).")
         return lines
     lines.append(f"{name} played as the coach would in {agreed} of {n} decisions ({100 * agreed / n:.0f}%)"
-                 + ("." if agreed == n else f"; {n - agreed} differ."))
+                 + ("." if agreed == n else f"; {n - agreed} differ{'s' if n - agreed == 1 else ''}."))
     parts = [f"{PHASE_WORDS[Phase(k)]} {v['agreed']} of {v['decisions']}"
              for k, v in sorted(obj["by_phase"].items(), key=lambda kv: list(PHASE_WORDS).index(Phase(kv[0])))]
     lines.append("  " + "; ".join(parts))

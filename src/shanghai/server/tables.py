@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from shanghai.bots.coach import advise
+from shanghai.bots.coach import advise, review, review_summary
 from shanghai.bots.match import seat_seed
 from shanghai.bots.player import AnyPlayer, ManipulationPlayer, Player
 from shanghai.bots.registry import KNOWN_LEVELS, KNOWN_PLAYERS, make_opponent
@@ -303,6 +303,7 @@ class Table:
         self._results_json: str | None = None                   # ``_results`` in JSON
         self._table_text: tuple[tuple[object, ...], str] | None = None  # (what it shows, table_json's text)
         self._planned: object = _NOT_WAITING   # the event the driver waits for (None: no event)
+        self.reviews: dict[tuple[int, int], dict[str, Any]] = {}  # (actions, seat): the coach's review
 
     # -- state -------------------------------------------------------------------------------------
     @property
@@ -681,6 +682,7 @@ class Manager:
         self.tables: dict[str, Table] = {}
         self.by_token: dict[str, str] = {}  # seat token hash -> table id
         self.by_invite: dict[str, str] = {}
+        self.review_lock = asyncio.Lock()  # one coach's review at a time: each takes seconds of CPU
 
     # -- loading -----------------------------------------------------------------------------------
     async def startup(self) -> None:
@@ -936,6 +938,12 @@ class Manager:
         if conn.spectator or conn.seat is None:
             conn.send(_error("spectator", "a spectator can only watch", ref))
             return
+        if kind == "review":  # seconds of the coach's work: not under the table's lock
+            try:
+                await self.on_review(table, conn, msg)
+            except ProtocolError as exc:
+                conn.send(_error(exc.code, exc.message, ref, version=table.version))
+            return
         async with table.lock:
             try:
                 await handler(self, table, conn, msg)
@@ -984,6 +992,31 @@ class Manager:
         advice = await asyncio.to_thread(advise, seat_view, seed=0)
         conn.send({"type": "hint", "ref": msg.get("id"), "version": table.version,
                    **action_to_json(advice.action), "reason": str(advice.reason)})
+
+    async def on_review(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
+        """The coach's review of the seat's play once the game is over (``shanghai.bots.coach.review``:
+        the coach asked before each of its choices, from its view): worked out once a seat, one
+        review at a time on the server, in a worker thread."""
+        seat = conn.seat
+        assert seat is not None
+        game = table.game
+        if game is None or table.status == "lobby":
+            raise ProtocolError("the game has not started", "not-started")
+        if table.status != "over" or not game.is_over:
+            raise ProtocolError("the coach reviews a game once it is over", "not-over")
+        if isinstance(game, ManipulationGame):
+            raise ProtocolError("the coach reviews the contract games, not manipulation rummy", "no-review")
+        key = (len(game.actions), seat)
+        summary = table.reviews.get(key)
+        if summary is None:
+            record = GameRecord.of(game, [s.name for s in table.seats])
+            async with self.review_lock:
+                summary = table.reviews.get(key)
+                if summary is None:
+                    summary = await asyncio.to_thread(lambda: review_summary(review(record, seat)))
+                    table.reviews[key] = summary
+        conn.send({"type": "review", "ref": msg.get("id"), "version": table.version, "seat": seat,
+                   "name": table.seats[seat].name, **summary})
 
     async def manipulation_hint(self, table: Table, game: ManipulationGame, conn: Conn, msg: dict[str, Any]) -> None:
         """The largest play (the table solver's), or the draw or pass when no card can be placed, and
@@ -1137,6 +1170,7 @@ def _bot_name(level: str, seat: int) -> str:
 _HANDLERS = {
     "action": Manager.on_action,
     "hint": Manager.on_hint,
+    "review": Manager.on_review,  # run without the table's lock (see ``handle``)
     "start": Manager.on_start,
     "add_bot": Manager.on_add_bot,
     "remove_seat": Manager.on_remove,

@@ -277,6 +277,8 @@ function onMessage(invite, token, msg) {
     if (tableView) tableView.refused(msg); else toast(msg.message, "error");
   } else if (msg.type === "hint" && tableView) {
     tableView.hint(msg);
+  } else if (msg.type === "review" && tableView && tableView.review) {
+    tableView.review(msg);
   } else if (msg.type === "rematch") {
     const s = savedSeat(invite);
     if (s) saveSeat(msg.invite, { ...s, table: msg.table, seat: msg.seat, at: Date.now() });

@@ -146,6 +146,8 @@ export function scoresDialog(view, word, results, middle) {
   }
   d.append(h("div", { class: "row" },
     over && st.host ? h("button", { type: "button", class: "primary", onclick: () => { d.close(); view.conn.send({ type: "rematch" }); } }, "Rematch") : null,
+    over && view.askReview && st.you !== null && !view.reviewAsked
+      ? h("button", { type: "button", id: "review-dialog", onclick: () => { d.close(); view.askReview(); } }, "How did I play?") : null,
     h("button", { type: "button", class: over ? "" : "primary", id: "close-scores", onclick: () => d.close() }, over ? "Close" : `Next ${word}`)));
   d.showModal();
   d.querySelector("#close-scores").focus();

@@ -20,6 +20,8 @@ export class TableView {
     this.pending = false;        // an action was sent and not answered yet
     this.seenRounds = null;
     this.hintMsg = null;
+    this.reviewMsg = null;       // the coach's review of our play, once the game is over
+    this.reviewAsked = false;
     this.countdown = 0;
     this.keys = {};
     this.build();
@@ -38,12 +40,13 @@ export class TableView {
       staging: h("section", { class: "staging", id: "staging", hidden: true, "aria-label": "Melds you are building" }),
       actions: h("section", { class: "actions", id: "actions", "aria-label": "Your moves" }),
       hand: h("section", { class: "hand-area", "aria-label": "Your hand" }),
+      review: h("section", { class: "review", id: "review", hidden: true, "aria-label": "The coach's review of your play" }),
       log: h("section", { class: "log", "aria-label": "What happened" }),
       message: h("p", { class: "message", id: "message", role: "status" }),
       dialog: h("dialog", { class: "scores", id: "scores", "aria-labelledby": "scores-title" }),
     };
     r.append(this.el.head, this.el.players, h("div", { class: "felt" }, this.el.center, this.el.buy, this.el.melds),
-      this.el.message, this.el.staging, this.el.actions, this.el.hand, this.el.log, this.el.dialog);
+      this.el.message, this.el.staging, this.el.actions, this.el.review, this.el.hand, this.el.log, this.el.dialog);
     document.addEventListener("keydown", (ev) => this.globalKey(ev));
   }
 
@@ -115,6 +118,7 @@ export class TableView {
 
   refused(msg) {
     this.pending = false;
+    if (this.reviewAsked && !this.reviewMsg) { this.reviewAsked = false; this.renderReview(); }  // may be asked again
     showMessage(this.el.message, `The server refused that: ${msg.message}`, true);
     if (this.st) this.render();
   }
@@ -123,6 +127,56 @@ export class TableView {
     this.hintMsg = msg;
     this.renderHint();
     announce(`Hint: ${this.actionWords(msg.action)}. ${msg.reason || ""}`);
+  }
+
+  askReview() {
+    this.reviewAsked = true;
+    this.conn.send({ type: "review" });
+    this.renderReview();
+    this.render();  // the button that asked goes
+  }
+
+  review(msg) {
+    this.reviewMsg = msg;
+    this.renderReview();
+    announce(this.reviewSummary(msg));
+  }
+
+  reviewSummary(msg) {
+    if (!msg.decisions) return "You made no choice the coach could weigh in this game.";
+    const pct = Math.round((100 * msg.agreed) / msg.decisions);
+    return `You played as the coach would in ${msg.agreed} of ${msg.decisions} decisions (${pct}%)`
+      + (msg.agreed === msg.decisions ? "." : `; ${msg.decisions - msg.agreed} differ${msg.decisions - msg.agreed === 1 ? "s" : ""}.`);
+  }
+
+  // The coach's review: asked for at the game's end; each decision where we played otherwise.
+  renderReview() {
+    const el = this.el.review;
+    clear(el);
+    el.hidden = !this.reviewAsked;
+    if (!this.reviewAsked) return;
+    el.append(h("h2", {}, "The coach's review of your play"));
+    const msg = this.reviewMsg;
+    if (!msg) {
+      el.append(h("p", { class: "tip", id: "review-wait" }, "The coach is going through your game…"));
+      return;
+    }
+    // the kinds of decision in the order a turn meets them
+    const words = { cut: "the cut", draw: "take or draw", buy: "buy or pass", play: "go down, lay off, discard", shanghai: "a Shanghai call" };
+    el.append(h("p", { id: "review-summary" }, this.reviewSummary(msg)));
+    const parts = Object.keys(words).filter((k) => msg.by_phase[k]).map((k) => `${words[k]}: ${msg.by_phase[k].agreed} of ${msg.by_phase[k].decisions}`);
+    if (parts.length) el.append(h("p", { class: "tip" }, `As the coach: ${parts.join("; ")}.`));
+    if (!msg.moves.length) return;
+    // card texts (10C, JK) in the server's words shown as the page shows cards
+    const cards = (text) => text.split(" ").map((w) => w.replace(/^(JK|(?:10|[2-9JQKA])[SHDC])(?=[:,.;)]?$)/, (c) => cardShort(c))).join(" ");
+    el.append(h("ol", { class: "review-moves", id: "review-moves" }, msg.moves.map((m) => {
+      // the coach's reason names its move first ("discard KS: high card that fits nothing"), else it is said before it
+      const coach = m.reason.startsWith(m.coach) ? m.reason : `${m.coach}: ${m.reason}`;
+      return h("li", { dataset: { index: String(m.index) } },
+        h("div", { class: "where" }, `Round ${m.round} (${m.contract}), ${words[m.phase] || m.phase}`, m.hand.length ? `: your hand ${cards(m.hand.join(" "))}` : ": before the deal"),
+        h("div", {}, h("strong", {}, "You: "), cards(m.played)),
+        h("div", {}, h("strong", {}, "Coach: "), cards(coach)));
+    })));
   }
 
   // -- a new state ------------------------------------------------------------------------------------
@@ -213,7 +267,7 @@ export class TableView {
     part("buy", JSON.stringify([g.phase, this.st.deadline, legal, g.buy_window, g.discard_top]), this.renderBuy);
     part("melds", JSON.stringify([g.table, legal, sel, seats]), this.renderMelds);
     part("staging", JSON.stringify([this.staged, legal]), this.renderStaging);
-    part("actions", JSON.stringify([legal, sel, this.pending, this.st.version, this.st.host, g.phase, this.staged.length]), this.renderActions);
+    part("actions", JSON.stringify([legal, sel, this.pending, this.st.version, this.st.host, g.phase, this.staged.length, this.reviewAsked]), this.renderActions);
     part("hand", JSON.stringify([this.order, sel, this.hintMsg && this.hintMsg.version, this.drawn, this.staged, g.phase === "game-over"]), this.renderHand);
     part("log", JSON.stringify([g.round_number, g.history.length, seats]), this.renderLog);
     this.renderHint();
@@ -432,6 +486,9 @@ export class TableView {
         btn("cut", "Cut", () => { const a = cuts.find((x) => x.target === Number(input.value)); if (a) this.act(a); else toast(`Cut between ${lo} and ${hi} cards.`, "error"); }, "primary"));
     }
     if (g.phase === "game-over" && this.st.host) row.append(btn("rematch", "Play again (rematch)", () => this.conn.send({ type: "rematch" }), "primary"));
+    if (g.phase === "game-over" && this.st.you !== null && this.st.you !== undefined && !this.reviewAsked) {
+      row.append(btn("review-ask", "How did I play? (the coach's review)", () => this.askReview()));
+    }
     el.append(row);
     const others = legal.filter((l) => l.action.verb !== "cut");
     if (others.length) {
