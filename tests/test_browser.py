@@ -503,12 +503,14 @@ def test_the_coach_reviews_a_finished_game(browser: Any, server: Callable[..., S
                                   f"{expected['decisions']} decisions")
         shown = page.eval_on_selector_all("#review-moves li", "els => els.map(e => Number(e.dataset.index))")
         assert shown == [m["index"] for m in expected["moves"]]
-        if shown:
+        if shown:  # the stand-in played otherwise than the coach somewhere (nearly always)
             first = page.inner_text("#review-moves li")
             assert "You: " in first and "Coach: " in first and f"Round {expected['moves'][0]['round']}" in first
+            assert any(suit in first for suit in "♠♥♦♣")  # cards as the page shows them, not "7H"
+        assert page.evaluate("() => document.activeElement.closest('#review') !== null")  # focus on the panel
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.locator("#review").screenshot(path=str(SHOTS / "web-review.png"))  # the panel, for the README
-        # after a reload the final scores' button asks again (the server has the review at hand)
+        # after a reload the final scores' button asks again (the server keeps the review)
         page.reload()
         page.wait_for_selector("#scores[open] #review-dialog")
         page.click("#review-dialog")

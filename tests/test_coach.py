@@ -83,6 +83,7 @@ def test_advice_says_what_the_search_found_where_it_leaves_the_experts_choice() 
                 found.append(tip)
         game.apply(players[seat].choose(v))
     assert len(found) == 3, "the search should leave the expert's choice now and then"
+    assert all(tip.searched for tip in found)  # and says so
     for tip in found:
         # "discard 8C: over 3 deals of the cards you cannot see it came out about 4.5 points
         # ahead of discard 10C": the advised action first, the expert's own choice last
@@ -136,7 +137,7 @@ def coached_game(seed: int, *, swap_from: int | None = None) -> tuple[Game, list
             action = tip
             if swap_from is not None and swapped is None and len(asked) >= swap_from:
                 other = next((a for a in v.legal if not any(same_move(a, advise(v, k).action) for k in range(4))
-                              and not coach._tied_discards(v, a, tip)), None)
+                              and not coach._tied_discards(v, a, advise(v, seed=0))), None)
                 if other is not None:
                     action, swapped = other, len(asked)
             asked.append((len(game.actions), tip))
@@ -312,9 +313,30 @@ def test_a_discard_tied_with_the_experts_is_the_coachs_move() -> None:
         if isinstance(a, Discard) and scores is not None:
             best = max(scores, key=lambda c: scores[c])
             for c, score in scores.items():
-                assert coach._tied_discards(w, Discard(a.seat, c), Discard(a.seat, best)) == (score == scores[best])
+                best_advice = Advice(Discard(a.seat, best), "the expert's best")
+                assert coach._tied_discards(w, Discard(a.seat, c), best_advice) == (score == scores[best])
+                searched = dataclasses.replace(best_advice, searched=True)  # the search's pick: no tie
+                assert not coach._tied_discards(w, Discard(a.seat, c), searched)
                 checked[replayed.down[a.seat]] += score < scores[best]
         elif isinstance(a, Discard):  # greedy's rule, or lay-offs first: no scores, no ties
-            assert not coach._tied_discards(w, a, a)
+            assert not coach._tied_discards(w, a, Advice(a, "its own"))
         replayed.apply(a)
     assert checked[True] > 10 and checked[False] > 10
+
+
+@pytest.mark.parametrize(("seed", "index", "played", "advised"), [(25, 272, "10S", "AH"), (27, 183, "10C", "QH")])
+def test_a_tie_in_the_experts_scores_is_no_tie_where_the_search_chose(seed: int, index: int, played: str,
+                                                                      advised: str) -> None:
+    """Greedy in seat 0 of isra-junior discards a card the expert scores as high as the coach's, but
+    the coach's search chose its card over the expert's: a difference, listed."""
+    from shanghai.bots.greedy import GreedyPlayer
+
+    game = play_game(preset("isra-junior"), 3, seed, seats=[GreedyPlayer(0), ExpertPlayer(1), ExpertPlayer(2)])
+    (d,) = [d for d in review(GameRecord.of(game), seat=0, tries=1) if d.index == index]
+    assert str(d.played) == f"0 discard {played}" and str(d.advice.action) == f"0 discard {advised}"
+    assert d.advice.searched and "deals of the cards you cannot see" in d.advice.reason and not d.agreed
+    replayed = Game.new(game.rules, game.players, game.seed)
+    for a in game.actions[:index]:
+        replayed.apply(a)
+    scores = ExpertPlayer().discard_scores(view(replayed, 0))
+    assert scores is not None and scores[parse_card(played)] == scores[parse_card(advised)] == max(scores.values())

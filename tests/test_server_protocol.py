@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
+from shanghai.bots.coach import review, review_summary
+from shanghai.bots.expert import ExpertPlayer
+from shanghai.bots.match import play_game
 from shanghai.engine import Game, parse_action
+from shanghai.engine.record import GameRecord
 from shanghai.engine.view import view
 from shanghai.rules import preset
 from shanghai.server.protocol import ProtocolError, action_from_json, action_to_json, check_name, view_to_json
 from shanghai.server.storage import SeatRow, Storage, default_db_url, hash_token
-from shanghai.server.tables import Settings, TokenBucket
+from shanghai.server.tables import Conn, Manager, Settings, TokenBucket
 
 
 @pytest.mark.parametrize(("sent", "seat", "text"), [
@@ -132,3 +137,49 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["serve", "--static", "/no/such/folder"]) == 2
     err = capsys.readouterr().err
     assert "--port must be" in err and "cannot open the database" in err and "no such directory" in err
+
+
+def test_the_coachs_review_is_worked_out_once_a_seat(tmp_path: Path) -> None:
+    """A finished game's review: worked out in a task of its own (a second ask meanwhile is told it
+    is on its way), kept (the same answer again, without the coach's work), one per seat, and not sent
+    to a connection that has moved on to another table."""
+    game = play_game(preset("isra-junior"), 3, 3, seats=[ExpertPlayer(s) for s in range(3)])
+    names = ["Ann", "Bo", "Cy"]
+    storage = Storage(f"sqlite:///{tmp_path / 's.sqlite3'}")
+    try:
+        storage.create_game("g1", "inv", {"preset": "isra-junior"}, 3, {}, [
+            SeatRow(0, "human", None, "Ann", hash_token("t0")), SeatRow(1, "human", None, "Bo", hash_token("t1")),
+            SeatRow(2, "bot", "greedy", "Cy", None)])
+        texts = [str(a) for a in game.actions]
+        storage.append_actions([("g1", n, t, n == len(texts) - 1) for n, t in enumerate(texts)])
+
+        async def run() -> tuple[list[object], list[object], list[object], int]:
+            manager = Manager(storage)
+            table = manager.load("g1")
+            assert table is not None and table.status == "over"
+            ann, bo, gone = Conn(), Conn(), Conn()
+            for conn, seat in ((ann, 0), (bo, 1), (gone, 1)):
+                conn.table, conn.seat = table, seat
+            await manager.handle(ann, {"type": "review", "id": 1})
+            await manager.handle(ann, {"type": "review", "id": 2})  # while the coach works on the first
+            await asyncio.gather(*manager._tasks)
+            await manager.handle(ann, {"type": "review", "id": 3})
+            await manager.handle(bo, {"type": "review", "id": 4})
+            await manager.handle(gone, {"type": "review", "id": 5})
+            gone.table = None  # a rematch took it elsewhere while the coach worked
+            await asyncio.gather(*manager._tasks)
+            return list(ann.outbox), list(bo.outbox), list(gone.outbox), manager.reviews_made
+
+        ann, bo, gone, made = asyncio.run(run())
+    finally:
+        storage.close()
+    record = GameRecord.of(game, names)
+    pending, first, again = ann
+    assert isinstance(pending, dict) and (pending["code"], pending["ref"]) == ("review-pending", 2)
+    assert isinstance(first, dict) and isinstance(again, dict)
+    assert (first["type"], first["ref"], first["seat"], first["name"]) == ("review", 1, 0, "Ann")
+    assert {k: first[k] for k in ("decisions", "agreed", "by_phase", "moves")} == review_summary(review(record, 0))
+    assert again == {**first, "ref": 3}
+    (bos,) = bo
+    assert isinstance(bos, dict) and bos["seat"] == 1 and bos["decisions"] == len(review(record, 1))
+    assert gone == [] and made == 2  # Ann's once, Bo's once

@@ -45,6 +45,7 @@ class Advice:
 
     action: Action
     reason: str
+    searched: bool = False  # the coach's search left the expert player's own choice for this one
 
     def __str__(self) -> str:
         return f"{self.action}  ({self.reason})"
@@ -56,9 +57,10 @@ def advise(view: PlayerView, seed: int = 0) -> Advice:
     turn to act)."""
     if view.seat is None or not view.legal:
         raise ValueError(f"seat {view.seat} has no legal action: nothing to advise")
-    action, reason = strongest_player(seed).decide(view)
+    player = strongest_player(seed)
+    action, reason = player.decide(view)
     reason = " ".join(reason.split()) or str(action)
-    return Advice(action, reason)
+    return Advice(action, reason, player.left_policy)
 
 
 def same_move(played: Action, advised: Action, wilds: Collection[int] = (JOKER,)) -> bool:
@@ -148,7 +150,7 @@ def review(record: GameRecord, seat: int, seed: int = 0, tries: int = 4) -> list
             return
         wilds = v.rules.wild_cards()
         tip = advise(v, seed)
-        agreed = same_move(action, tip.action, wilds) or _tied_discards(v, action, tip.action)
+        agreed = same_move(action, tip.action, wilds) or _tied_discards(v, action, tip)
         for other in range(seed + 1, seed + tries):
             if agreed:
                 break
@@ -162,10 +164,12 @@ def review(record: GameRecord, seat: int, seed: int = 0, tries: int = 4) -> list
     return decisions
 
 
-def _tied_discards(v: PlayerView, played: Action, advised: Action) -> bool:
+def _tied_discards(v: PlayerView, played: Action, advice: Advice) -> bool:
     """Are both discards among the expert's best, tied (the coach's choice among them is a coin
-    flip)? Not where the coach's search left the expert's best for another card."""
-    if not (isinstance(played, Discard) and isinstance(advised, Discard)) or played.shanghai or advised.shanghai:
+    flip)? Not where the coach's search left the expert's own choice (``advice.searched``)."""
+    advised = advice.action
+    if (advice.searched or not (isinstance(played, Discard) and isinstance(advised, Discard))
+            or played.shanghai or advised.shanghai):
         return False
     scores = ExpertPlayer().discard_scores(v)
     if not scores or played.card not in scores or advised.card not in scores:

@@ -744,7 +744,14 @@ class ExpertPlayer:
             return c, self._discard_reason(t, c, list(v.hand))
         if c in t.accepts:
             return c, f"discard {card_text(c)}: forced, every card left plays on the table"
-        return c, f"discard {card_text(c)}: once down shed the high cards first ({t.points(c)} points)"
+        # among cards worth as much, say what set this one apart (the reason only: the choice is made)
+        peers = [x for x in cards if x != c and x not in t.wilds and t.points(x) == t.points(c)]
+        why = ""
+        if any(t.danger(x) > t.danger(c) for x in peers):
+            why = "; of the cards worth as much, it feeds the others least"
+        elif any(_one_away(x, v, t) > _one_away(c, v, t) for x in peers):
+            why = "; the others worth as much may yet play on the table"
+        return c, f"discard {card_text(c)}: once down shed the high cards first ({t.points(c)} points){why}"
 
     def discard_scores(self, view: PlayerView) -> dict[Card, float] | None:
         """Where this player's move is a discard chosen by its own scores, each card's score (the

@@ -372,6 +372,7 @@ class SearchPlayer:
         self._flip: tuple[tuple[int, int, tuple[int, ...]], tuple[Action, ...], Card] | None = None
         self.last_iterations = 0
         self.last_stats: dict[Action, tuple[int, float]] = {}
+        self.left_policy = False  # the last decision left the rollout policy's own choice
 
     # -- memory of the flip card ----------------------------------------------------------------
     def _remember_flip(self, v: PlayerView) -> Card | None:
@@ -423,6 +424,7 @@ class SearchPlayer:
         decision_seed = self.rng.getrandbits(64)
         self.last_iterations = 0
         self.last_stats = {}
+        self.left_policy = False
         if len(legal) == 1 and not explain:
             return legal[0], ""
         policy = self.rollout(decision_seed & 0xFFFFFFFF)
@@ -433,6 +435,7 @@ class SearchPlayer:
             return policy_action, policy_reason
         cands = candidates(v, policy_action, self.top_k, self.search_buys)
         if len(cands) == 1:
+            self.left_policy = cands[0] != policy_action
             return cands[0], (policy_reason if cands[0] == policy_action else _words(cands[0], v))
         try:
             pub = public_round(v, flip)
@@ -443,6 +446,7 @@ class SearchPlayer:
                 return policy_action, policy_reason
         weights = card_weights(v, self.read) if self.read < 1.0 else None
         action, gain = self._search(v, pub, cands, random.Random(decision_seed), policy_action, weights)
+        self.left_policy = action != policy_action
         if action == policy_action or not explain:
             return action, policy_reason
         deals = self.last_iterations // len(cands) if self.paired else self.last_iterations

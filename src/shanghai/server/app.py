@@ -224,7 +224,10 @@ async def serve_socket(manager: Manager, ws: WebSocket) -> None:
                 await manager.handle(conn, checked)
             except Exception:  # never let one message take the server down
                 log.exception("a message could not be handled")
-                conn.send({"type": "error", "code": "internal", "message": "the server could not handle that"})
+                failed = {"type": "error", "code": "internal", "message": "the server could not handle that"}
+                if checked.get("id") is not None:
+                    failed["ref"] = checked["id"]  # answers the message, as other errors do
+                conn.send(failed)
     except WebSocketDisconnect:
         pass
     finally:

@@ -63,6 +63,7 @@ from shanghai.server.storage import Committer, SeatRow, Storage, hash_token
 from shanghai.table_solver import placeable_cards
 
 log = logging.getLogger("shanghai.server")
+REVIEWS_KEPT = 512  # the coach's reviews kept in memory (a few kilobytes each)
 
 HUMAN, BOT = "human", "bot"
 WINDOW_PHASES = (Phase.BUY, Phase.SHANGHAI)
@@ -182,6 +183,7 @@ class Conn:
         self.direct = direct
         self.writing = False   # the writer task is sending a message through ASGI
         self._flushing = False  # a flush is scheduled
+        self.reviewing = False  # the coach's review of this seat's play is being worked out
 
     def send(self, msg: dict[str, Any] | str) -> None:
         if self.closed:
@@ -303,7 +305,6 @@ class Table:
         self._results_json: str | None = None                   # ``_results`` in JSON
         self._table_text: tuple[tuple[object, ...], str] | None = None  # (what it shows, table_json's text)
         self._planned: object = _NOT_WAITING   # the event the driver waits for (None: no event)
-        self.reviews: dict[tuple[int, int], dict[str, Any]] = {}  # (actions, seat): the coach's review
 
     # -- state -------------------------------------------------------------------------------------
     @property
@@ -683,6 +684,9 @@ class Manager:
         self.by_token: dict[str, str] = {}  # seat token hash -> table id
         self.by_invite: dict[str, str] = {}
         self.review_lock = asyncio.Lock()  # one coach's review at a time: each takes seconds of CPU
+        self.reviews: collections.OrderedDict[tuple[str, int, int], dict[str, Any]] = collections.OrderedDict()
+        self.reviews_made = 0  # reviews worked out (not taken from ``reviews``)
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # -- loading -----------------------------------------------------------------------------------
     async def startup(self) -> None:
@@ -938,11 +942,14 @@ class Manager:
         if conn.spectator or conn.seat is None:
             conn.send(_error("spectator", "a spectator can only watch", ref))
             return
-        if kind == "review":  # seconds of the coach's work: not under the table's lock
-            try:
-                await self.on_review(table, conn, msg)
-            except ProtocolError as exc:
-                conn.send(_error(exc.code, exc.message, ref, version=table.version))
+        if kind == "review":  # seconds of the coach's work: a task of its own, not under the table's lock
+            if conn.reviewing:
+                conn.send(_error("review-pending", "your review is on its way", ref, version=table.version))
+                return
+            conn.reviewing = True
+            task = asyncio.create_task(self._review_task(table, conn, msg))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
             return
         async with table.lock:
             try:
@@ -993,10 +1000,24 @@ class Manager:
         conn.send({"type": "hint", "ref": msg.get("id"), "version": table.version,
                    **action_to_json(advice.action), "reason": str(advice.reason)})
 
+    async def _review_task(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
+        """``on_review`` beside the connection's other messages, its errors reported as a handler's."""
+        ref = msg.get("id")
+        try:
+            await self.on_review(table, conn, msg)
+        except ProtocolError as exc:
+            conn.send(_error(exc.code, exc.message, ref, version=table.version))
+        except Exception:  # as serve_socket does for a handler
+            log.exception("a review could not be worked out")
+            conn.send(_error("internal", "the server could not handle that", ref, version=table.version))
+        finally:
+            conn.reviewing = False
+
     async def on_review(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
         """The coach's review of the seat's play once the game is over (``shanghai.bots.coach.review``:
-        the coach asked before each of its choices, from its view): worked out once a seat, one
-        review at a time on the server, in a worker thread."""
+        the coach asked before each of its choices, from its view): worked out once a seat (kept for
+        the last ``REVIEWS_KEPT`` asked, beyond the table's life in memory), one at a time on the
+        server, in a worker thread."""
         seat = conn.seat
         assert seat is not None
         game = table.game
@@ -1006,15 +1027,21 @@ class Manager:
             raise ProtocolError("the coach reviews a game once it is over", "not-over")
         if isinstance(game, ManipulationGame):
             raise ProtocolError("the coach reviews the contract games, not manipulation rummy", "no-review")
-        key = (len(game.actions), seat)
-        summary = table.reviews.get(key)
+        key = (table.id, len(game.actions), seat)
+        summary = self.reviews.get(key)
         if summary is None:
             record = GameRecord.of(game, [s.name for s in table.seats])
             async with self.review_lock:
-                summary = table.reviews.get(key)
+                summary = self.reviews.get(key)
                 if summary is None:
                     summary = await asyncio.to_thread(lambda: review_summary(review(record, seat)))
-                    table.reviews[key] = summary
+                    self.reviews_made += 1
+        self.reviews[key] = summary
+        self.reviews.move_to_end(key)
+        while len(self.reviews) > REVIEWS_KEPT:
+            self.reviews.popitem(last=False)
+        if conn.table is not table or conn.seat != seat:
+            return  # the connection moved on (a rematch) while the coach worked
         conn.send({"type": "review", "ref": msg.get("id"), "version": table.version, "seat": seat,
                    "name": table.seats[seat].name, **summary})
 

@@ -22,6 +22,8 @@ export class TableView {
     this.hintMsg = null;
     this.reviewMsg = null;       // the coach's review of our play, once the game is over
     this.reviewAsked = false;
+    this.reviewRef = null;       // the id of the review asked for, and the socket it went on
+    this.reviewWs = null;
     this.countdown = 0;
     this.keys = {};
     this.build();
@@ -118,7 +120,11 @@ export class TableView {
 
   refused(msg) {
     this.pending = false;
-    if (this.reviewAsked && !this.reviewMsg) { this.reviewAsked = false; this.renderReview(); }  // may be asked again
+    if (this.reviewAsked && !this.reviewMsg && msg.ref === this.reviewRef) {  // it may be asked again
+      this.reviewAsked = false;
+      this.renderReview();
+      this.keys.actions = null;
+    }
     showMessage(this.el.message, `The server refused that: ${msg.message}`, true);
     if (this.st) this.render();
   }
@@ -130,13 +136,16 @@ export class TableView {
   }
 
   askReview() {
-    this.reviewAsked = true;
-    this.conn.send({ type: "review" });
+    const ref = this.conn.send({ type: "review" });
+    if (ref === null) { toast("Not connected: ask again once the page is back online.", "error"); return; }
+    Object.assign(this, { reviewAsked: true, reviewRef: ref, reviewWs: this.conn.ws });
     this.renderReview();
     this.render();  // the button that asked goes
+    this.el.review.querySelector("h2").focus();
   }
 
   review(msg) {
+    if (!this.reviewAsked || msg.ref !== this.reviewRef) return;  // not the answer to our question
     this.reviewMsg = msg;
     this.renderReview();
     announce(this.reviewSummary(msg));
@@ -152,10 +161,13 @@ export class TableView {
   // The coach's review: asked for at the game's end; each decision where we played otherwise.
   renderReview() {
     const el = this.el.review;
+    const focused = el.contains(document.activeElement);  // drawn again, the heading keeps the focus
     clear(el);
     el.hidden = !this.reviewAsked;
     if (!this.reviewAsked) return;
-    el.append(h("h2", {}, "The coach's review of your play"));
+    const head = h("h2", { tabindex: "-1" }, "The coach's review of your play");
+    el.append(head);
+    if (focused) head.focus();
     const msg = this.reviewMsg;
     if (!msg) {
       el.append(h("p", { class: "tip", id: "review-wait" }, "The coach is going through your game…"));
@@ -187,6 +199,14 @@ export class TableView {
     const g = st.game;
     if (!g) return;
     if (this.hintMsg && this.hintMsg.version !== st.version) this.hintMsg = null;
+    if (g.phase !== "game-over" && this.reviewAsked) {  // a review belongs to a finished game
+      Object.assign(this, { reviewAsked: false, reviewMsg: null, reviewRef: null });
+      this.renderReview();
+    } else if (this.reviewAsked && !this.reviewMsg && this.conn.ws !== this.reviewWs) {
+      // asked on a connection since lost: its answer went with it, so ask on this one
+      const ref = this.conn.send({ type: "review" });
+      if (ref !== null) Object.assign(this, { reviewRef: ref, reviewWs: this.conn.ws });
+    }
     this.reconcileHand(g.hand, prev);
     showMessage(this.el.message);
     if (this.seenRounds === null) this.seenRounds = g.phase === "game-over" ? g.round_results.length - 1 : g.round_results.length;
