@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -202,13 +203,16 @@ def run_coach(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
 def add_coach_parser(sub: Any) -> None:
     p = sub.add_parser(
         "coach", help="the coach's advice for a game in progress, or a review of a seat's play",
-        description="Replays a game record (a contract game) and asks the coach, the strongest computer "
-                    "player, deciding from one seat's view only, as the game's hint button does. Without "
-                    "--review: what the seat (or each seat) to act at the end of the record should do, "
-                    "with a one-line reason. With --review: every decision of one seat where it played "
-                    "otherwise than the coach advises there, with the coach's move and reason, and how "
-                    "often it played as the coach (going down with the same melds in another order, and "
-                    "lay-offs in another order, count as the coach's move).",
+        description=textwrap.fill(
+            "Replays a game record (a contract game) and asks the coach, the strongest computer player, "
+            "deciding from one seat's view only, as the game's hint button does. Without --review: what "
+            "the seat to act at the end of the record should do, with a one-line reason (in a buy window "
+            "open to several seats, each of them; at the terminal game's table, only a person). With "
+            "--review: every decision of one seat where it played otherwise than the coach advises there, "
+            "with the coach's move and reason, and how often it played as the coach. Going down with the "
+            "same melds in another order, laying off natural cards in another order, a discard the expert "
+            "scores as high as the coach's, and a move the coach makes with one of three other seeds count "
+            "as the coach's move.", 78),
         epilog="examples:\n  shanghai coach                       # the last terminal game: what now?\n"
                "  shanghai coach --review              # the last terminal game: your play reviewed\n"
                "  shanghai coach games/game-0.jsonl --review --seat 2 --json\n"
