@@ -17,6 +17,7 @@ pytest.importorskip("textual")
 from textual.pilot import Pilot
 from textual.widgets import Select, Static
 
+from shanghai.bots.coach import review
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -35,7 +36,7 @@ from shanghai.engine.record import GameRecord
 from shanghai.errors import IllegalActionError
 from shanghai.rules import preset
 from shanghai.tui.app import Settings, ShanghaiApp
-from shanghai.tui.screens import ChoiceScreen, CutScreen, RoundOverScreen
+from shanghai.tui.screens import ChoiceScreen, CutScreen, ReviewScreen, RoundOverScreen
 from shanghai.tui.session import HUMAN, GameSession, load_seats
 from shanghai.tui.table import TableScreen
 from tui_helpers import SIZE, past_curtain, prompt_text, run, shown, started
@@ -392,6 +393,21 @@ def test_the_end_of_the_game_shows_the_crown_and_the_dunce_cap(tmp_path: Path) -
             text = shown(app.screen.query_one("#info", Static))
             assert "THE CROWN goes to" in text and "THE DUNCE CAP goes to" in text and "Score pad" in text
             assert f"Your play reviewed by the coach: shanghai coach {record} --review" in text
+            # R: the coach's review of Ann's play, worked out while the screen says so; Enter goes back
+            over = app.screen
+            await pilot.press("r")
+            await pilot.pause()
+            assert isinstance(app.screen, ReviewScreen) and "The coach's review of Ann's play" in shown(
+                app.screen.query_one(".question", Static))
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            decisions = review(GameRecord.of(game, ["Ann", "Bob", "Cy"]), 0)
+            agreed = sum(d.agreed for d in decisions)
+            assert f"Ann played as the coach would in {agreed} of {len(decisions)} decisions" in shown(
+                app.screen.query_one("#info", Static))
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is over
             await pilot.press("enter")
             await pilot.pause()
         assert game.is_over

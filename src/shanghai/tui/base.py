@@ -10,7 +10,7 @@ underneath; each game says what the marks are and what a click does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from rich.console import Group, RenderableType
@@ -340,14 +340,15 @@ class CardTable(Screen[None], Generic[ViewT, AppliedT]):
     def show_game_over(self) -> None:
         raise NotImplementedError
 
-    def _game_over(self, body: list[RenderableType]) -> None:
-        """The game-over screen with ``body`` and where the record is; leaving it ends the program."""
+    def _game_over(self, body: list[RenderableType], review: Callable[[], None] | None = None) -> None:
+        """The game-over screen with ``body`` and where the record is (with ``review``, R opens the
+        coach's review); leaving it ends the program."""
         record = self.session.record
         if record is not None:
             body.append(Text(f"\nThe record of the game is in {record.path}.", style="dim"))
         self.bindings_changed()
-        self.app.push_screen(GameOverScreen("The game is over", *body, footer="Press Enter to leave.",
-                                            kind="over"),
+        footer = "R: the coach's review of your play · Enter: leave." if review else "Press Enter to leave."
+        self.app.push_screen(GameOverScreen("The game is over", *body, footer=footer, kind="over", review=review),
                              lambda _: self.app.exit())
 
     def _show_info(self, title: str, body: RenderableType) -> None:

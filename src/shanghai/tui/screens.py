@@ -3,7 +3,7 @@ round, the score pad and the end of the game."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.console import Group, RenderableType
@@ -13,6 +13,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, OptionList, Static
+
+from shanghai.engine.record import GameRecord
 
 
 class ChoiceScreen(ModalScreen[int | None]):
@@ -133,4 +135,46 @@ class RoundOverScreen(InfoScreen):
 
 
 class GameOverScreen(InfoScreen):
-    """The end of the game: the crown, the dunce cap and the final score pad."""
+    """The end of the game: the crown, the dunce cap and the final score pad; with ``review``, R
+    opens the coach's review of the player's game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [*InfoScreen.BINDINGS, Binding("r", "review", "The coach's review")]
+
+    def __init__(self, title: str, *body: RenderableType, footer: str = "Press Enter to continue.",
+                 kind: str = "info", review: Callable[[], None] | None = None) -> None:
+        super().__init__(title, *body, footer=footer, kind=kind)
+        self.review = review
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.review is not None if action == "review" else True
+
+    def action_review(self) -> None:
+        if self.review is not None:
+            self.review()
+
+
+class ReviewScreen(InfoScreen):
+    """The coach's review of one seat's play (:func:`shanghai.bots.coach.review`), worked out in a
+    thread while the screen says so; Enter goes back."""
+
+    def __init__(self, record: GameRecord, seat: int) -> None:
+        self.record = record
+        self.seat = seat
+        name = record.players[seat]
+        super().__init__(f"The coach's review of {name}'s play", Text("The coach is going through the game…"),
+                         footer="Press Enter to go back.")
+
+    def on_mount(self) -> None:
+        self.run_worker(self._work, thread=True)
+
+    def _work(self) -> None:
+        from shanghai.bots.coach import review, review_summary  # the coach, only when asked for
+        from shanghai.cli.coach import review_text
+
+        summary = review_summary(review(self.record, self.seat))
+        obj = {"file": "This game", "rules": self.record.rules.name, "seat": self.seat,
+               "name": self.record.players[self.seat], **summary}
+        self.app.call_from_thread(self._show, review_text(obj)[1:])
+
+    def _show(self, lines: list[str]) -> None:
+        self.query_one("#info", Static).update(Text("\n".join(lines)))

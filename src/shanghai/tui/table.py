@@ -34,13 +34,14 @@ from shanghai.engine.actions import (
     TakeDiscard,
 )
 from shanghai.engine.game import Phase
+from shanghai.engine.record import GameRecord
 from shanghai.engine.view import PlayerView
 from shanghai.errors import IllegalActionError, ShanghaiError
 from shanghai.melds import End, run_arrangements
 from shanghai.rules.model import MeldKind, Rules
 from shanghai.tui import render
 from shanghai.tui.base import HAND_BINDINGS, CardTable, HandRow
-from shanghai.tui.screens import ChoiceScreen, CutScreen, RoundOverScreen
+from shanghai.tui.screens import ChoiceScreen, CutScreen, ReviewScreen, RoundOverScreen
 from shanghai.tui.session import Applied, GameSession
 
 
@@ -295,7 +296,12 @@ class TableScreen(CardTable[PlayerView, Applied]):
             reviews = ([review_command(record.path)] if len(people) == 1
                        else [review_command(record.path, names[s]) for s in people])
             body.append(Text(f"\nYour play reviewed by the coach: {' · '.join(reviews)}", style="dim"))
-        self._game_over(body)
+        seat = self.viewer  # the person whose hand was shown last
+
+        def review() -> None:
+            self.app.push_screen(ReviewScreen(GameRecord.of(game, names), seat))
+
+        self._game_over(body, review=review)
 
     # -- the buy prompt's countdown ---------------------------------------------------------------
     def _start_buy_timer(self) -> None:
