@@ -196,6 +196,11 @@ def move_words(action: Action, top: Card | None = None) -> str:
     return words
 
 
+def hand_texts(cards: Sequence[Card]) -> list[str]:
+    """A hand's cards in text, by suit and then rank, as a review shows them."""
+    return [card_text(c) for c in sorted(cards, key=sort_key)]
+
+
 def review_summary(decisions: Sequence[Decision], *, every: bool = False) -> dict[str, Any]:
     """A review as one JSON-ready object: how many decisions, how many as the coach (in all and by
     phase), and the moves where the seat played otherwise (``every``: every move), each with the
@@ -206,7 +211,7 @@ def review_summary(decisions: Sequence[Decision], *, every: bool = False) -> dic
         tally["agreed"] += d.agreed
         tally["decisions"] += 1
     moves = [{"index": d.index, "round": d.round_number, "contract": d.contract, "phase": d.phase.value,
-              "hand": [card_text(c) for c in sorted(d.hand, key=sort_key)],
+              "hand": hand_texts(d.hand),
               "played": move_words(d.played, d.discard_top), "coach": move_words(d.advice.action, d.discard_top),
               "reason": d.advice.reason, "agreed": d.agreed}
              for d in decisions if every or not d.agreed]

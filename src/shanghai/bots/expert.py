@@ -824,9 +824,9 @@ def _discard_scores(t: _Turn, cards: list[Card]) -> dict[Card, float] | None:
     rule discards (``greedy_tight``)."""
     if t.me_down:
         return {c: _down_score(t, c) for c in cards}
-    hand = list(t.v.hand)
     if t.settings.greedy_tight and t.size >= t.v.rules.hand_size:
         return None
+    hand = list(t.v.hand)
     scores: dict[Card, float] = {}
     for c in cards:
         rest = list(hand)

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from shanghai.bots.coach import advise, move_words, review, review_summary
-from shanghai.cards import Card, card_text, cards_text, sort_key
+from shanghai.bots.coach import advise, hand_texts, move_words, review, review_summary
+from shanghai.cards import card_text
 from shanghai.cli.common import EXIT_NO, EXIT_OK, CliError
 from shanghai.cli.play import default_record_path, people_seats
 from shanghai.cli.replay import load_record
@@ -34,11 +34,6 @@ PHASE_WORDS = {Phase.CUT: "the cut", Phase.DRAW: "take or draw", Phase.BUY: "buy
 
 NOT_MANIPULATION = ("the coach plays the contract games, not manipulation rummy (in that game the hint, "
                     "H, shows which cards can be placed)")
-
-
-def hand_text(cards: Sequence[Card]) -> str:
-    """A hand by suit, then rank."""
-    return cards_text(sorted(cards, key=sort_key))
 
 
 def with_reason(words: str, reason: str) -> str:
@@ -107,15 +102,15 @@ def advice_now(record: GameRecord, path: str, seat: int | None) -> dict[str, Any
                 raise CliError(f"{', '.join(names[s] for s in asked)} may act now: name one with --seat")
             to_act = asked
     out = []
-    for s in to_act:
-        v = view(game, s)
+    views = [view(game, s) for s in to_act]
+    for s, v in zip(to_act, views, strict=True):
         tip = advise(v, seed=0)
         move = move_words(tip.action, v.discard_top)
-        out.append({"seat": s, "name": names[s], "hand": hand_text(v.hand).split(),
+        out.append({"seat": s, "name": names[s], "hand": hand_texts(v.hand),
                     "discard": card_text(v.discard_top) if v.discard_top is not None else None,
                     "action": str(tip.action), "move": move, "reason": tip.reason,
                     "advice": with_reason(move, tip.reason)})
-    first = view(game, to_act[0])
+    first = views[0]
     return {"file": path, "rules": record.rules.name, "round": first.round_number, "rounds": first.rounds,
             "contract": first.contract, "advice": out}
 

@@ -168,13 +168,10 @@ class ReviewScreen(InfoScreen):
         self.run_worker(self._work, thread=True)
 
     def _work(self) -> None:
-        from shanghai.bots.coach import review, review_summary  # the coach, only when asked for
-        from shanghai.cli.coach import review_text
+        from shanghai.cli.coach import review_object, review_text  # the coach, only when asked for
 
-        summary = review_summary(review(self.record, self.seat))
-        obj = {"file": "This game", "rules": self.record.rules.name, "seat": self.seat,
-               "name": self.record.players[self.seat], **summary}
-        self.app.call_from_thread(self._show, review_text(obj)[1:])
+        obj = review_object(self.record, "This game", self.seat)
+        self.app.call_from_thread(self._show, review_text(obj)[1:])  # without the line naming the file
 
     def _show(self, lines: list[str]) -> None:
         self.query_one("#info", Static).update(Text("\n".join(lines)))
