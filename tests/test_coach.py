@@ -15,7 +15,7 @@ from shanghai.bots.match import play_game
 from shanghai.bots.random_player import RandomPlayer
 from shanghai.bots.registry import make_opponent, strongest_player
 from shanghai.bots.search import SearchPlayer
-from shanghai.cards import parse_card
+from shanghai.cards import card_text, parse_card
 from shanghai.engine.actions import Action, Discard, DrawStock, GoDown, LayOff, TakeDiscard, parse_action
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.record import GameRecord
@@ -340,3 +340,97 @@ def test_a_tie_in_the_experts_scores_is_no_tie_where_the_search_chose(seed: int,
         replayed.apply(a)
     scores = ExpertPlayer().discard_scores(view(replayed, 0))
     assert scores is not None and scores[parse_card(played)] == scores[parse_card(advised)] == max(scores.values())
+
+
+def _could_go_out(seed: int) -> tuple[PlayerView, Action, Action]:
+    """The first state of an isra game between experts where the seat in turn is down with two cards,
+    one of which lays off (lay it off and discard the other: out), and the discard of that card."""
+    game = Game.new(preset("isra"), 4, seed)
+    players = [ExpertPlayer(s) for s in range(4)]
+    while not game.is_over:
+        seat = game.to_act()[0]
+        v = view(game, seat)
+        if v.phase == Phase.PLAY and v.down[seat] and len(v.hand) == 2:
+            lay = next((a for a in v.legal if isinstance(a, LayOff)), None)
+            keep = next((a for a in v.legal if lay is not None and isinstance(a, Discard) and a.card == lay.card), None)
+            if lay is not None and keep is not None:
+                return v, keep, lay
+        game.apply(players[seat].choose(v))
+    raise AssertionError(f"seed {seed}: no such state")
+
+
+def test_a_move_that_does_not_go_out_clearly_costs_points() -> None:
+    """``move_cost`` plays both moves out to the end of the round on the same samples of the hidden
+    cards: discarding the card that would lay off and let the seat go out clearly costs points."""
+    v, keep, lay = _could_go_out(4)
+    cost = coach.move_cost(v, keep, lay, deals=8)
+    assert cost is not None and cost.deals == 8
+    assert cost.points > 0 and cost.clear and cost.words().startswith("cost about ")
+    again = coach.move_cost(v, lay, keep, deals=8)  # the other way round: the same figures, negated
+    assert again is not None and (again.points, again.error) == (-cost.points, cost.error)
+    assert again.words().startswith("came out about ") and "better than the coach's move" in again.words()
+    assert coach.move_cost(v, keep, lay, deals=8) == cost  # the same seed, the same figures
+    same = coach.move_cost(v, keep, keep, deals=3)
+    assert same is not None and (same.points, same.error, same.clear) == (0.0, 0.0, False)
+    assert same.words().startswith("no clear difference: 0.0 ± 0.0 points this round, over 3 deals")
+    with pytest.raises(ValueError, match="at least 2 deals"):
+        coach.move_cost(v, keep, lay, deals=1)
+    with pytest.raises(ValueError, match="legal actions"):
+        coach.move_cost(v, parse_action(f"{v.seat} draw"), lay)
+
+
+def test_a_review_weighs_each_move_played_otherwise() -> None:
+    game = play_game(preset("isra-junior"), 3, seed=4, seats=[RandomPlayer(0), ExpertPlayer(1), ExpertPlayer(2)])
+    record = GameRecord.of(game)
+    plain = review(record, 0)
+    weighed = review(record, 0, deals=2)
+    assert [(d.index, d.agreed) for d in weighed] == [(d.index, d.agreed) for d in plain]
+    assert all(d.cost is None for d in plain)
+    assert all((d.cost is None) == d.agreed for d in weighed)  # every difference weighed, nothing else
+    assert all(d.cost is not None and d.cost.deals == 2 for d in weighed if not d.agreed)
+    assert review(record, 0, deals=2) == weighed  # reproducible
+    summary = coach.review_summary(weighed)
+    costs = [d.cost for d in weighed if d.cost is not None]
+    costly = [c for c in costs if c.clear and c.points > 0]
+    assert summary["weighed"]["moves"] == len(costs) > 1 and summary["weighed"]["costly"] == len(costly)
+    assert summary["weighed"]["words"].startswith("Weighed over 2 deals each: ")
+    assert [m["cost"]["words"] for m in summary["moves"]] == [c.words() for c in costs]
+    assert coach.review_summary(plain)["weighed"] is None
+    with pytest.raises(ValueError, match="deals is 0"):
+        review(record, 0, deals=1)
+
+
+def test_what_the_weighed_differences_came_to_in_words() -> None:
+    words = coach.weighed_words
+    assert words({"moves": 5, "deals": 16, "costly": 2, "points": 18.1, "better": 1}) == (
+        "Weighed over 16 deals each: 2 of the 5 differences clearly cost points, about 18 points in all; "
+        "in 1 your move came out clearly better than the coach's; the rest were close calls.")
+    assert words({"moves": 2, "deals": 16, "costly": 2, "points": 0.4, "better": 0}) == (
+        "Weighed over 16 deals each: 2 of the 2 differences clearly cost points, under 1 point in all.")
+    assert words({"moves": 1, "deals": 8, "costly": 0, "points": 0, "better": 1}) == (
+        "Weighed over 8 deals: your move came out clearly better than the coach's.")
+    assert words({"moves": 1, "deals": 8, "costly": 0, "points": 0, "better": 0}) == (
+        "Weighed over 8 deals: it was a close call.")
+    assert coach.Cost(1.0, 0.2, 16).words() == (
+        "cost about 1 point this round (1.0 ± 0.4, over 16 deals of the cards you could not see)")
+
+
+def test_moves_in_words_name_the_melds_by_their_cards() -> None:
+    """A review shows a lay-off as the player saw it: on which meld, by its cards, and at which end."""
+    game = play_game(preset("isra"), 4, seed=9, seats=[ExpertPlayer(s) for s in range(4)])
+    seen = 0
+
+    def before(g: object, index: int, action: object) -> None:
+        nonlocal seen
+        if isinstance(g, Game) and isinstance(action, LayOff):
+            meld = next(m for m in g.table if m.id == action.meld)
+            words = coach.move_words(action, None, view(g, action.seat).table)
+            cards = " ".join(card_text(c) for c in meld.meld.cards)
+            assert words.startswith(f"lay off {card_text(action.card)} on the {meld.meld.kind} {cards}"), words
+            assert words.endswith(f", {action.end} end") if action.end else "end" not in words
+            seen += 1
+    GameRecord.of(game).replay(before=before)
+    assert seen > 0
+    assert coach.move_words(parse_action("1 layoff 5C m4")) == "lay off 5C on meld 4"  # no table given
+    assert coach.move_words(parse_action("1 draw")) == "draw"
+    assert coach.move_words(parse_action("1 cut 12")) == "cut 12"

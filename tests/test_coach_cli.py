@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from shanghai.bots.coach import advise, review
+from shanghai.bots.coach import REVIEW_DEALS, advise, review
 from shanghai.bots.expert import ExpertPlayer
 from shanghai.bots.greedy import GreedyPlayer
 from shanghai.bots.match import play_game
@@ -104,30 +104,39 @@ def test_what_now_for_every_seat_that_may_act(capsys: pytest.CaptureFixture[str]
 def test_review_from_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     game = mixed_game(21)
     path = save(game, tmp_path / "game.jsonl", ["Ann", "Bob", "Cy"])
-    decisions = review(GameRecord.of(game), seat=1)
+    decisions = review(GameRecord.of(game), seat=1, deals=REVIEW_DEALS)
     differ = [d for d in decisions if not d.agreed]
     assert 0 < len(differ) < len(decisions)
     code, out, _ = run(capsys, "coach", path, "--review", "--seat", "bob", "--json")
     assert code == 0
     obj = json.loads(out)
+    # each difference weighed over the default number of deals, as the library weighs it
+    assert [m["cost"]["points"] for m in obj["moves"]] == [round(d.cost.points, 1) for d in differ if d.cost]
+    assert all(m["cost"]["deals"] == REVIEW_DEALS for m in obj["moves"])
+    assert obj["weighed"]["moves"] == len(differ) and obj["weighed"]["words"].startswith(
+        f"Weighed over {REVIEW_DEALS} deals")
     assert (obj["seat"], obj["name"], obj["decisions"], obj["agreed"]) == \
         (1, "Bob", len(decisions), len(decisions) - len(differ))
     assert [m["index"] for m in obj["moves"]] == [d.index for d in differ]
     assert sum(p["decisions"] for p in obj["by_phase"].values()) == len(decisions)
     first = obj["moves"][0]
     assert first["played"] != first["coach"] and first["reason"] and not first["agreed"]
-    code, out, _ = run(capsys, "coach", path, "--review", "--seat", "1")
+    code, out, _ = run(capsys, "coach", path, "--review", "--seat", "1", "--deals", "3")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].endswith("the coach reviews Bob (seat 1)")
     assert sum(1 for ln in lines if ln.startswith("    coach: ")) == len(differ)
     assert sum(1 for ln in lines if ln.startswith("    Bob: ")) == len(differ)
+    weighed = [ln for ln in lines if ln.startswith("    weighed: ")]
+    assert len(weighed) == len(differ) and all("over 3 deals of the cards you could not see" in ln for ln in weighed)
+    assert lines[-1].startswith("Weighed over 3 deals")
     assert f"Bob played as the coach would in {len(decisions) - len(differ)} of {len(decisions)} decisions" in out
     # --all lists every decision, the agreed ones marked so
-    code, out, _ = run(capsys, "coach", path, "--review", "--seat", "1", "--all", "--json")
+    code, out, _ = run(capsys, "coach", path, "--review", "--seat", "1", "--all", "--json", "--deals", "0")
     moves = json.loads(out)["moves"]
     assert [m["index"] for m in moves] == [d.index for d in decisions]
     assert sum(m["agreed"] for m in moves) == len(decisions) - len(differ)
+    assert json.loads(out)["weighed"] is None and all(m["cost"] is None for m in moves)  # --deals 0: not weighed
 
 
 def test_review_takes_the_person_of_the_terminal_game(capsys: pytest.CaptureFixture[str],
@@ -138,11 +147,11 @@ def test_review_takes_the_person_of_the_terminal_game(capsys: pytest.CaptureFixt
     code, _, err = run(capsys, "coach", str(path), "--review")
     assert code == 2 and "name the seat to review with --seat" in err and "1 You" in err
     (tmp_path / "last-game.seats.json").write_text(json.dumps({"kinds": ["medium", "human", "hard"]}))
-    code, out, _ = run(capsys, "coach", str(path), "--review", "--json")
+    code, out, _ = run(capsys, "coach", str(path), "--review", "--json", "--deals", "0")
     assert code == 0 and json.loads(out)["name"] == "You"
     # without FILE: the terminal game's last game, in the user's data folder
     monkeypatch.setenv("SHANGHAI_DATA_DIR", str(tmp_path))
-    code, again, _ = run(capsys, "coach", "--review", "--json")
+    code, again, _ = run(capsys, "coach", "--review", "--json", "--deals", "0")
     assert code == 0 and json.loads(again)["moves"] == json.loads(out)["moves"]
     monkeypatch.setenv("SHANGHAI_DATA_DIR", str(tmp_path / "none"))
     code, _, err = run(capsys, "coach")
@@ -157,6 +166,11 @@ def test_coach_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
     assert code == 2 and "no seat 'Nobody'" in err and "0 Player 1" in err
     code, _, err = run(capsys, "coach", over, "--all")
     assert code == 2 and "--all" in err and "--review" in err
+    code, _, err = run(capsys, "coach", over, "--deals", "4")
+    assert code == 2 and "--deals weighs the differences of a review: use it with --review" in err
+    for bad in ("1", "-3"):
+        code, _, err = run(capsys, "coach", over, "--review", "--seat", "0", "--deals", bad)
+        assert code == 2 and f"--deals is 0 (weigh nothing) or at least 2, not {bad}" in err
     manipulation = tmp_path / "manipulation.jsonl"
     GameRecord(game_rules("manipulation", []), 1, ["Ann", "Bob", "Cy"], []).save(manipulation)
     code, _, err = run(capsys, "coach", str(manipulation))
@@ -176,7 +190,7 @@ def test_seats_by_name_number_and_clashing_names(capsys: pytest.CaptureFixture[s
     path = save(game, tmp_path / "names.jsonl", ["Ann", "ann", "1"])
 
     def seat_of(*argv: str) -> int:
-        code, out, err = run(capsys, "coach", path, "--review", "--json", *argv)
+        code, out, err = run(capsys, "coach", path, "--review", "--json", "--deals", "0", *argv)
         assert code == 0, err
         return int(json.loads(out)["seat"])
     assert seat_of("--seat", "Ann") == 0 and seat_of("--seat=ann") == 1  # the exact name first
@@ -196,7 +210,7 @@ def test_the_game_over_screen_names_a_command_that_works(capsys: pytest.CaptureF
         save_seats(path, kinds)
         command = review_command(path, seat)
         assert command.startswith("shanghai coach ") and "'" in command  # the path with its space, quoted
-        code, out, err = run(capsys, *shlex.split(command)[1:], "--json")
+        code, out, err = run(capsys, *shlex.split(command)[1:], "--json", "--deals", "0")
         assert code == 0, (command, err)
         assert json.loads(out)["name"] == "-Bo"
 

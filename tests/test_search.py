@@ -11,7 +11,7 @@ from shanghai.bots.expert import ExpertPlayer
 from shanghai.bots.greedy import GreedyPlayer
 from shanghai.bots.match import play_game
 from shanghai.bots.registry import make_player
-from shanghai.bots.search import SearchPlayer, _ViewMaker, candidates, evaluate, left_sum
+from shanghai.bots.search import SearchPlayer, ViewMaker, candidates, evaluate, left_sum
 from shanghai.engine.actions import Action, Buy, Pass
 from shanghai.engine.determinize import public_round, sample
 from shanghai.engine.game import Game, Phase
@@ -158,7 +158,7 @@ def test_trivial_decisions_return_at_once() -> None:
 def test_evaluation_and_fast_views() -> None:
     game = Game.new(preset("may-i"), 4, 3)
     bots = [GreedyPlayer(s) for s in range(4)]
-    make = _ViewMaker()
+    make = ViewMaker()
     for _ in range(150):
         seat = game.to_act()[0]
         v = view(game, seat)

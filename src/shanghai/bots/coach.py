@@ -18,25 +18,44 @@ deals of the cards you cannot see it came out about 4.5 points ahead of take 7H"
 
 :func:`review` goes through a played game (its record) and asks the coach at every decision of
 one seat, as the hint button would have been asked then: where the seat played otherwise, the
-review shows both moves and the coach's reason (``shanghai coach FILE --review``).
+review shows both moves and the coach's reason (``shanghai coach FILE --review``). With
+``deals``, it also weighs each such difference (:func:`move_cost`): both moves played out to the
+end of the round on the same samples of the cards the seat could not see, so that the player sees
+which differences cost points and which were close calls.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from shanghai.bots.expert import ExpertPlayer
 from shanghai.bots.registry import strongest_player
+from shanghai.bots.search import ViewMaker, mean_and_error
 from shanghai.cards import JOKER, Card, card_text, sort_key
-from shanghai.engine.actions import Action, Buy, CallShanghai, Discard, GoDown, LayOff, Pass, TakeDiscard
+from shanghai.engine.actions import (
+    Action,
+    Buy,
+    CallShanghai,
+    Discard,
+    DrawStock,
+    GoDown,
+    LayOff,
+    Pass,
+    ReplaceWild,
+    TakeDiscard,
+)
+from shanghai.engine.determinize import InconsistentViewError, public_round, sample
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.games import AnyAction, AnyGame
 from shanghai.engine.record import GameRecord
-from shanghai.engine.view import PlayerView, view
+from shanghai.engine.view import MeldView, PlayerView, view
 from shanghai.rules import ManipulationRules
+
+REVIEW_DEALS = 16  # the interfaces' reviews weigh each difference over this many deals (seconds a game)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +115,104 @@ def _melds_key(down: GoDown) -> list[tuple[str, tuple[Card, ...]]]:
 
 
 @dataclass(frozen=True, slots=True)
+class Cost:
+    """What playing one move instead of the coach's cost a seat: its points at the end of the
+    round after the played move minus after the coach's, over ``deals`` samples of the cards it
+    could not see (positive: the played move cost points; negative: it did better than the
+    coach's). ``margin`` is twice the standard error, about a 95% interval either side.
+
+    >>> Cost(12.0, 4.0, 16).words()
+    'cost about 12 points this round (12 ± 8, over 16 deals of the cards you could not see)'
+    >>> Cost(-3.0, 4.0, 16).words()
+    'no clear difference: -3 ± 8 points this round, over 16 deals of the cards you could not see'
+    >>> Cost(-1.2, 0.2, 16).words()
+    "came out about 1 point better than the coach's move (-1.2 ± 0.4, over 16 deals of the cards you could not see)"
+    """
+
+    points: float
+    error: float  # the standard error of ``points``
+    deals: int
+
+    @property
+    def margin(self) -> float:
+        return 2 * self.error
+
+    @property
+    def clear(self) -> bool:
+        """Is the difference clear: does its interval (``points`` ± ``margin``) leave out 0?"""
+        return abs(self.points) > self.margin
+
+    def words(self) -> str:
+        """The cost in the player's words, with its margin and how it was found."""
+        f = ".0f" if self.margin >= 1 else ".1f"  # a margin under a point in tenths, not "± 0"
+        spread = f"{self.points:{f}} ± {self.margin:{f}}"
+        over = f"over {self.deals} deals of the cards you could not see"
+        if not self.clear:
+            return f"no clear difference: {spread} points this round, {over}"
+        if self.points > 0:
+            return f"cost {_about(self.points)} this round ({spread}, {over})"
+        return f"came out {_about(-self.points)} better than the coach's move ({spread}, {over})"
+
+
+def _about(points: float) -> str:
+    """``points`` (above 0) in words: "about 12 points", "about 1 point", "under 1 point"."""
+    n = round(points)
+    return "under 1 point" if n == 0 else f"about {n} point{'' if n == 1 else 's'}"
+
+
+def move_cost(v: PlayerView, played: Action, advised: Action, deals: int = 16, seed: int = 0) -> Cost | None:
+    """What ``played`` cost the seat of ``v`` against ``advised``: both moves, on each of ``deals``
+    samples of the cards the seat cannot see, followed by the expert player in every seat to the
+    end of the round (the same sample and the same players' seeds for both: only the move differs).
+    It sees what the view shows, as the coach does. None where the view cannot be sampled.
+
+    >>> from shanghai.engine.game import Game
+    >>> from shanghai.rules import preset
+    >>> game = Game.new(preset("isra"), players=4, seed=1)
+    >>> v = view(game, game.to_act()[0])
+    >>> cost = move_cost(v, v.legal[0], v.legal[0], deals=2)
+    >>> cost.points, cost.error, cost.deals
+    (0.0, 0.0, 2)
+    """
+    if deals < 2:
+        raise ValueError(f"a move is weighed over at least 2 deals, not {deals}")
+    seat = v.seat
+    if seat is None or played not in v.legal or advised not in v.legal:
+        raise ValueError("both moves must be legal actions of the view's seat")
+    try:
+        pub = public_round(v)
+    except InconsistentViewError:
+        return None
+    rng = random.Random(seed)
+    diffs: list[float] = []
+    for _ in range(deals):
+        game = sample(pub, rng)
+        seeds = [rng.getrandbits(32) for _ in range(game.players)]
+        after = [_round_points(game.copy(), move, seeds, seat) for move in (played, advised)]
+        if after[0] is not None and after[1] is not None:
+            diffs.append(after[0] - after[1])
+    if len(diffs) < 2:
+        return None
+    mean, error = mean_and_error(diffs)
+    return Cost(mean, error, len(diffs))
+
+
+def _round_points(game: Game, move: Action, seeds: Sequence[int], seat: int, steps: int = 5000) -> float | None:
+    """``seat``'s points at the end of the round after ``move``, every seat then played by the expert
+    (None for a round that does not end within ``steps`` moves)."""
+    round_index = game.round_index
+    game.apply(move)
+    players = [ExpertPlayer(s) for s in seeds]
+    make_view = ViewMaker()
+    for _ in range(steps):
+        if game.is_over or game.round_index != round_index:
+            return float(game.round_results[round_index].points[seat])
+        s = game.to_act()[0]
+        game.apply(players[s].choose(make_view(game, s)))
+    return None
+
+
+@dataclass(frozen=True, slots=True)
 class Decision:
     """One decision of a reviewed seat: the state it was taken in, the move played and the
     coach's advice there."""
@@ -106,12 +223,14 @@ class Decision:
     phase: Phase
     hand: tuple[Card, ...]     # the seat's hand before the move
     discard_top: Card | None   # the card a take or buy takes
+    table: tuple[MeldView, ...]  # the melds on the table then (a move's words name them by their cards)
     played: Action
     advice: Advice
     agreed: bool               # the seat played the coach's move (:func:`same_move`)
+    cost: Cost | None = None   # where it did not and the review weighed it (:func:`move_cost`)
 
 
-def review(record: GameRecord, seat: int, seed: int = 0, tries: int = 4) -> list[Decision]:
+def review(record: GameRecord, seat: int, seed: int = 0, tries: int = 4, deals: int = 0) -> list[Decision]:
     """Replay ``record`` and ask the coach before every move of ``seat`` that was a choice (more
     than one legal action), from that seat's view only, with the hint button's ``seed``.
 
@@ -120,6 +239,10 @@ def review(record: GameRecord, seat: int, seed: int = 0, tries: int = 4) -> list
     Elsewhere, where the seat played otherwise, the coach is asked again with ``tries - 1`` other
     seeds: a move it also makes with one of them (another tie, or another sample of the hidden
     cards for its search) counts as its move, with that advice.
+
+    With ``deals`` (at least 2), each decision where the seat played otherwise is weighed by
+    :func:`move_cost` over that many deals (each with a seed of its own, so the same review gives
+    the same costs); 0 weighs nothing.
 
     ``RecordError`` for a record that does not replay, ``ValueError`` for a seat not at the table
     or a game the coach does not play (manipulation rummy).
@@ -137,6 +260,8 @@ def review(record: GameRecord, seat: int, seed: int = 0, tries: int = 4) -> list
                          "which cards can be placed)")
     if tries < 1:
         raise ValueError(f"tries must be at least 1, not {tries}")
+    if deals == 1 or deals < 0:
+        raise ValueError(f"deals is 0 (weigh nothing) or at least 2, not {deals}")
     if not 0 <= seat < len(record.players):
         raise ValueError(f"no seat {seat}: the record seats {len(record.players)} players (0-"
                          f"{len(record.players) - 1})")
@@ -157,8 +282,9 @@ def review(record: GameRecord, seat: int, seed: int = 0, tries: int = 4) -> list
             also = advise(v, other)
             if same_move(action, also.action, wilds):
                 tip, agreed = also, True
-        decisions.append(Decision(index, v.round_number, v.contract, v.phase, v.hand, v.discard_top,
-                                  action, tip, agreed))
+        cost = None if agreed or not deals else move_cost(v, action, tip.action, deals, seed * 1_000_003 + index)
+        decisions.append(Decision(index, v.round_number, v.contract, v.phase, v.hand, v.discard_top, v.table,
+                                  action, tip, agreed, cost))
 
     record.replay(before=before)
     return decisions
@@ -178,22 +304,67 @@ def _tied_discards(v: PlayerView, played: Action, advice: Advice) -> bool:
     return math.isclose(scores[advised.card], best) and math.isclose(scores[played.card], best)
 
 
-def move_words(action: Action, top: Card | None = None) -> str:
-    """An action as a player would say it, without the seat, naming the discard a take, buy, pass
-    or "Shanghai" call is about (``top``).
+def move_words(action: Action, top: Card | None = None, table: Sequence[MeldView] = ()) -> str:
+    """An action as a player would say it, without the seat: naming the discard a take, buy, pass
+    or "Shanghai" call is about (``top``), and a meld of the ``table`` by its cards (by its number
+    where it is not there).
 
     >>> from shanghai.cards import parse_card
     >>> from shanghai.engine.actions import parse_action
     >>> move_words(parse_action("2 discard KS")), move_words(parse_action("2 pass"), parse_card("7H"))
     ('discard KS', 'pass on 7H')
+    >>> run = MeldView(3, 1, "run", tuple(parse_card(c) for c in ("4H", "5H", "6H", "7H")), ())
+    >>> move_words(parse_action("2 layoff JK m3 low"), table=[run])
+    'lay off JK on the run 4H 5H 6H 7H, low end'
+    >>> move_words(parse_action("2 down set 7H 7S 7D | run 4C 5C 6C 7C"))
+    'go down now: set 7H 7S 7D + run 4C 5C 6C 7C'
     """
-    words = str(action).split(" ", 1)[1]
-    if top is not None:
-        if isinstance(action, TakeDiscard | Buy | CallShanghai):
-            words += f" {card_text(top)}"
-        elif isinstance(action, Pass):
-            words += f" on {card_text(top)}"
-    return words
+    melds = {m.id: m for m in table}
+
+    def on(meld: int, end: str | None = None) -> str:
+        m = melds.get(meld)
+        return (f"the {m.kind} {m.text()}" if m is not None else f"meld {meld}") + (f", {end} end" if end else "")
+
+    pile = f" {card_text(top)}" if top is not None else ""
+    if isinstance(action, DrawStock):
+        return "draw"
+    if isinstance(action, TakeDiscard):
+        return "take" + pile
+    if isinstance(action, Buy):
+        return "buy" + pile
+    if isinstance(action, Pass):
+        return "pass" + (f" on{pile}" if pile else "")
+    if isinstance(action, GoDown):  # as the expert says it
+        return "go down now: " + " + ".join(str(m) for m in action.melds)
+    if isinstance(action, LayOff):
+        return f"lay off {card_text(action.card)} on {on(action.meld, action.end)}"
+    if isinstance(action, ReplaceWild):
+        return f"replace the wild on {on(action.meld)} with {card_text(action.card)}"
+    if isinstance(action, Discard):
+        return f"discard {card_text(action.card)}" + (", protected from a “Shanghai” call" if action.shanghai else "")
+    if isinstance(action, CallShanghai):
+        return f"call “Shanghai”{' on' + pile if pile else ''}, the card going on {on(action.meld, action.end)}"
+    return str(action).split(" ", 1)[1]  # the cut: "cut 12"
+
+
+def with_reason(words: str, reason: str) -> str:
+    """The advised move in ``words`` with its reason: the reason alone where it begins with the
+    words; where it names the same kind of move in its own words before a colon, the words and what
+    follows the colon.
+
+    >>> with_reason("discard KS", "discard KS: high card that fits nothing")
+    'discard KS: high card that fits nothing'
+    >>> with_reason("lay off JK on the run 4H 5H 6H 7H, low end", "lay off JK on meld 3 (run): never keep a wild")
+    'lay off JK on the run 4H 5H 6H 7H, low end: never keep a wild'
+    >>> with_reason("lay off 5C on the set 5H 5S 5D", "lay off 5C on meld 2")
+    'lay off 5C on the set 5H 5S 5D'
+    """
+    if reason.startswith(words):
+        return reason
+    head, colon, rest = reason.partition(": ")
+    if head.split(" ", 1)[0] == words.split(" ", 1)[0]:
+        return f"{words}: {rest}" if colon else words
+    return f"{words}: {reason}"
 
 
 def hand_texts(cards: Sequence[Card]) -> list[str]:
@@ -204,7 +375,12 @@ def hand_texts(cards: Sequence[Card]) -> list[str]:
 def review_summary(decisions: Sequence[Decision], *, every: bool = False) -> dict[str, Any]:
     """A review as one JSON-ready object: how many decisions, how many as the coach (in all and by
     phase), and the moves where the seat played otherwise (``every``: every move), each with the
-    round, the hand, both moves in words and the coach's reason."""
+    round, the hand, both moves in words, the coach's reason (``advice``: its move and reason in one
+    line, as :func:`with_reason` puts them) and, where the review weighed it, the
+    cost (``points`` the played move minus the coach's, ``margin``, ``deals``, ``clear`` and
+    ``words``). ``weighed`` sums the costs up: how many moves were weighed, how many clearly cost
+    points and how many (``points``), how many clearly did better than the coach's, and ``words``
+    saying so; None where nothing was weighed."""
     by_phase: dict[str, dict[str, int]] = {}
     for d in decisions:
         tally = by_phase.setdefault(d.phase.value, {"agreed": 0, "decisions": 0})
@@ -212,8 +388,47 @@ def review_summary(decisions: Sequence[Decision], *, every: bool = False) -> dic
         tally["decisions"] += 1
     moves = [{"index": d.index, "round": d.round_number, "contract": d.contract, "phase": d.phase.value,
               "hand": hand_texts(d.hand),
-              "played": move_words(d.played, d.discard_top), "coach": move_words(d.advice.action, d.discard_top),
-              "reason": d.advice.reason, "agreed": d.agreed}
-             for d in decisions if every or not d.agreed]
+              "played": move_words(d.played, d.discard_top, d.table), "coach": coach,
+              "reason": d.advice.reason, "advice": with_reason(coach, d.advice.reason), "agreed": d.agreed,
+              "cost": _cost_object(d.cost)}
+             for d in decisions if every or not d.agreed
+             for coach in [move_words(d.advice.action, d.discard_top, d.table)]]
+    costs = [d.cost for d in decisions if d.cost is not None]
+    costly = [c for c in costs if c.clear and c.points > 0]
+    weighed: dict[str, Any] | None = None
+    if costs:
+        weighed = {"moves": len(costs), "deals": max(c.deals for c in costs), "costly": len(costly),
+                   "points": round(sum(c.points for c in costly), 1),
+                   "better": sum(c.clear and c.points < 0 for c in costs)}
+        weighed["words"] = weighed_words(weighed)
     return {"decisions": len(decisions), "agreed": sum(d.agreed for d in decisions), "by_phase": by_phase,
-            "moves": moves}
+            "moves": moves, "weighed": weighed}
+
+
+def _cost_object(cost: Cost | None) -> dict[str, Any] | None:
+    if cost is None:
+        return None
+    return {"points": round(cost.points, 1), "margin": round(cost.margin, 1), "deals": cost.deals,
+            "clear": cost.clear, "words": cost.words()}
+
+
+def weighed_words(w: dict[str, Any]) -> str:
+    """What the weighed differences (``review_summary``'s ``weighed``) came to, in one sentence.
+
+    >>> weighed_words({"moves": 1, "deals": 16, "costly": 1, "points": 8.7, "better": 0})
+    'Weighed over 16 deals: the difference clearly cost about 9 points.'
+    >>> weighed_words({"moves": 4, "deals": 16, "costly": 0, "points": 0, "better": 0})
+    'Weighed over 16 deals each: none of the 4 differences clearly cost points; all were close calls.'
+    """
+    n, costly, better = w["moves"], w["costly"], w["better"]
+    if n == 1:
+        one = ("the difference clearly cost " + _about(w["points"]) if costly
+               else "your move came out clearly better than the coach's" if better else "it was a close call")
+        return f"Weighed over {w['deals']} deals: {one}."
+    parts = [f"{costly} of the {n} differences clearly cost points, {_about(w['points'])} in all" if costly
+             else f"none of the {n} differences clearly cost points"]
+    if better:
+        parts.append(f"in {better} your move came out clearly better than the coach's")
+    if costly + better < n:
+        parts.append("the rest were close calls" if costly + better else "all were close calls")
+    return f"Weighed over {w['deals']} deals each: " + "; ".join(parts) + "."

@@ -533,7 +533,7 @@ class SearchPlayer:
         players = [self.rollout(seed) for seed in seeds]
         round_index = game.round_index
         horizon = game.turns_taken + (self.rollout_turns if self.rollout_turns is not None else n)
-        make_view = _ViewMaker()
+        make_view = ViewMaker()
         path: list[_Node] = []
         node = root
         depth = 0
@@ -610,7 +610,7 @@ def _words(a: Action, v: PlayerView) -> str:
     return str(a)
 
 
-class _ViewMaker:
+class ViewMaker:
     """``view(game, seat)`` for rollouts, equal to it field for field but cheaper: the table's meld
     views are kept from call to call (a table meld is a frozen value, replaced when it changes)."""
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from shanghai.bots.coach import advise, hand_texts, move_words, review, review_summary
+from shanghai.bots.coach import REVIEW_DEALS, advise, hand_texts, move_words, review, review_summary, with_reason
 from shanghai.cards import card_text
 from shanghai.cli.common import EXIT_NO, EXIT_OK, CliError
 from shanghai.cli.play import default_record_path, people_seats
@@ -34,11 +34,6 @@ PHASE_WORDS = {Phase.CUT: "the cut", Phase.DRAW: "take or draw", Phase.BUY: "buy
 
 NOT_MANIPULATION = ("the coach plays the contract games, not manipulation rummy (in that game the hint, "
                     "H, shows which cards can be placed)")
-
-
-def with_reason(words: str, reason: str) -> str:
-    """The advised move with its reason (the reason alone where it already names the move)."""
-    return reason if reason.startswith(words) else f"{words}: {reason}"
 
 
 def seat_of(text: str, names: Sequence[str]) -> int:
@@ -105,7 +100,7 @@ def advice_now(record: GameRecord, path: str, seat: int | None) -> dict[str, Any
     views = [view(game, s) for s in to_act]
     for s, v in zip(to_act, views, strict=True):
         tip = advise(v, seed=0)
-        move = move_words(tip.action, v.discard_top)
+        move = move_words(tip.action, v.discard_top, v.table)
         out.append({"seat": s, "name": names[s], "hand": hand_texts(v.hand),
                     "discard": card_text(v.discard_top) if v.discard_top is not None else None,
                     "action": str(tip.action), "move": move, "reason": tip.reason,
@@ -115,10 +110,12 @@ def advice_now(record: GameRecord, path: str, seat: int | None) -> dict[str, Any
             "contract": first.contract, "advice": out}
 
 
-def review_object(record: GameRecord, path: str, seat: int, *, every: bool = False) -> dict[str, Any]:
-    """The review of ``seat``'s play as one JSON-ready object (``every``: list agreed decisions too)."""
+def review_object(record: GameRecord, path: str, seat: int, *, every: bool = False,
+                  deals: int = REVIEW_DEALS) -> dict[str, Any]:
+    """The review of ``seat``'s play as one JSON-ready object (``every``: list agreed decisions too;
+    ``deals``: weigh each difference over that many deals, 0 for none)."""
     try:
-        decisions = review(record, seat)
+        decisions = review(record, seat, deals=deals)
     except RecordError as exc:
         raise CliError(f"{path}: {exc}", code=EXIT_NO) from exc
     return {"file": path, "rules": record.rules.name, "seat": seat, "name": record.players[seat],
@@ -138,7 +135,9 @@ def review_text(obj: dict[str, Any]) -> list[str]:
         mark = "as the coach" if m["agreed"] else "the coach differs"
         lines.append(f"  action {m['index']}, {phase} ({mark}); {_hand_words(m['hand'])}")
         lines.append(f"    {name}: {m['played']}")
-        lines.append(f"    coach: {with_reason(m['coach'], m['reason'])}")
+        lines.append(f"    coach: {m['advice']}")
+        if m["cost"] is not None:
+            lines.append(f"    {'cost' if m['cost']['clear'] else 'weighed'}: {m['cost']['words']}")
     n, agreed = obj["decisions"], obj["agreed"]
     if not n:
         lines.append(f"{name} made no choice in this record (no move, or only forced ones).")
@@ -148,6 +147,8 @@ def review_text(obj: dict[str, Any]) -> list[str]:
     parts = [f"{PHASE_WORDS[Phase(k)]} {v['agreed']} of {v['decisions']}"
              for k, v in sorted(obj["by_phase"].items(), key=lambda kv: list(PHASE_WORDS).index(Phase(kv[0])))]
     lines.append("  " + "; ".join(parts))
+    if obj["weighed"] is not None:
+        lines.append(obj["weighed"]["words"])
     return lines
 
 
@@ -184,11 +185,19 @@ def run_coach(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
             seat = person_seat(Path(path), names)
         if seat is None:
             raise CliError(f"name the seat to review with --seat NAME or NUMBER ({seat_list(names)})")
-        obj = review_object(record, path, seat, every=args.all)
+        deals = REVIEW_DEALS if args.deals is None else args.deals
+        if deals < 0 or deals == 1:
+            raise CliError(f"--deals is 0 (weigh nothing) or at least 2, not {deals}")
+        if deals and sys.stderr.isatty() and not args.json:
+            print(f"The coach goes through the game and weighs each difference over {deals} deals "
+                  f"(a few seconds a round)…", file=sys.stderr, flush=True)
+        obj = review_object(record, path, seat, every=args.all, deals=deals)
         lines = review_text(obj)
     else:
         if args.all:
             raise CliError("--all lists every decision of a review: use it with --review")
+        if args.deals is not None:
+            raise CliError("--deals weighs the differences of a review: use it with --review")
         obj = advice_now(record, path, seat)
         lines = now_text(obj)
     stdout.write(json.dumps(obj, ensure_ascii=False) + "\n" if args.json else "\n".join(lines) + "\n")
@@ -222,4 +231,8 @@ def add_coach_parser(sub: Any) -> None:
     p.add_argument("--review", action="store_true", help="review the seat's play over the whole record")
     p.add_argument("--all", action="store_true", help="with --review: list every decision, not only those "
                                                       "where the coach differs")
+    p.add_argument("--deals", type=int, default=None, metavar="N",
+                   help="with --review: weigh each difference over N deals of the cards the seat could not see, "
+                        f"both moves played out to the round's end by the expert (default {REVIEW_DEALS}; 0: "
+                        "do not weigh)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
