@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from server_helpers import Server, servers
-from shanghai.bots.coach import review, review_summary
+from shanghai.bots.coach import REVIEW_DEALS, review, review_summary
 from shanghai.engine.record import GameRecord
 from shanghai.engine.view import view
 from shanghai.server.protocol import view_to_json
@@ -498,7 +498,7 @@ def test_the_coach_reviews_a_finished_game(browser: Any, server: Callable[..., S
         summary = page.inner_text("#review-summary")
         with urllib.request.urlopen(f"{srv.base}/api/invite/{invite}/record", timeout=10) as resp:
             record = GameRecord.from_jsonl(resp.read().decode())
-        expected = review_summary(review(record, 0))
+        expected = review_summary(review(record, 0, deals=REVIEW_DEALS))  # the server's default
         assert summary.startswith(f"You played as the coach would in {expected['agreed']} of "
                                   f"{expected['decisions']} decisions")
         shown = page.eval_on_selector_all("#review-moves li", "els => els.map(e => Number(e.dataset.index))")
@@ -507,6 +507,14 @@ def test_the_coach_reviews_a_finished_game(browser: Any, server: Callable[..., S
             first = page.inner_text("#review-moves li")
             assert "You: " in first and "Coach: " in first and f"Round {expected['moves'][0]['round']}" in first
             assert any(suit in first for suit in "♠♥♦♣")  # cards as the page shows them, not "7H"
+            # each difference weighed: what it cost, the clear costs marked
+            assert page.inner_text("#review-weighed") == expected["weighed"]["words"]
+            costs = page.eval_on_selector_all("#review-moves li",
+                                              "els => els.map(e => e.querySelector('.cost').innerText)")
+            assert costs == ["Weighed: " + m["cost"]["words"] for m in expected["moves"]]
+            marked = page.eval_on_selector_all("#review-moves li",
+                                               "els => els.map(e => e.classList.contains('costly'))")
+            assert marked == [m["cost"]["clear"] and m["cost"]["points"] > 0 for m in expected["moves"]]
         assert page.evaluate("() => document.activeElement.closest('#review') !== null")  # focus on the panel
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.locator("#review").screenshot(path=str(SHOTS / "web-review.png"))  # the panel, for the README

@@ -599,7 +599,7 @@ def test_api_describes_presets_and_levels(server: Callable[..., Server], tmp_pat
 
 
 def test_a_game_played_to_the_end_by_stand_ins_keeps_its_record(server: Callable[..., Server]) -> None:
-    srv = server(bot_pause=0.0, buy_seconds=0.0, standin_seconds=0.0)
+    srv = server(bot_pause=0.0, buy_seconds=0.0, standin_seconds=0.0, review_deals=4)
     created = srv.create(name="Ann", rules="isra-junior", seats=["human", "greedy", "human", "random"], seed=4)
 
     async def go() -> Json:
@@ -653,6 +653,7 @@ def test_a_game_played_to_the_end_by_stand_ins_keeps_its_record(server: Callable
     assert record.players[0] == "Ann"
     first, again = reviews
     assert first["type"] == "review" and (first["seat"], first["name"]) == (0, "Ann")
-    assert {k: first[k] for k in ("decisions", "agreed", "by_phase", "moves")} == \
-        review_summary(review(record, 0))  # the record's review, worked out once
+    assert {k: first[k] for k in ("decisions", "agreed", "by_phase", "moves", "weighed")} == \
+        review_summary(review(record, 0, deals=4))  # the record's review, worked out once, its costs weighed
+    assert first["weighed"] is None or first["weighed"]["deals"] == 4
     assert first["decisions"] > 0 and again == {**first, "ref": again["ref"]}

@@ -135,8 +135,10 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["serve", "--buy-seconds", "-3"]) == 2
     assert main(["serve", "--db", "nope://x"]) == 1
     assert main(["serve", "--static", "/no/such/folder"]) == 2
+    assert main(["serve", "--review-deals", "1"]) == 2 and main(["serve", "--review-deals", "-2"]) == 2
     err = capsys.readouterr().err
     assert "--port must be" in err and "cannot open the database" in err and "no such directory" in err
+    assert "--review-deals is 0 (weigh nothing) or at least 2, not 1" in err
 
 
 def test_the_coachs_review_is_worked_out_once_a_seat(tmp_path: Path) -> None:
@@ -154,7 +156,7 @@ def test_the_coachs_review_is_worked_out_once_a_seat(tmp_path: Path) -> None:
         storage.append_actions([("g1", n, t, n == len(texts) - 1) for n, t in enumerate(texts)])
 
         async def run() -> tuple[list[object], list[object], list[object], int]:
-            manager = Manager(storage)
+            manager = Manager(storage, review_deals=0)  # the review without its costs (the test below weighs)
             table = manager.load("g1")
             assert table is not None and table.status == "over"
             ann, bo, gone = Conn(), Conn(), Conn()
@@ -178,7 +180,9 @@ def test_the_coachs_review_is_worked_out_once_a_seat(tmp_path: Path) -> None:
     assert isinstance(pending, dict) and (pending["code"], pending["ref"]) == ("review-pending", 2)
     assert isinstance(first, dict) and isinstance(again, dict)
     assert (first["type"], first["ref"], first["seat"], first["name"]) == ("review", 1, 0, "Ann")
-    assert {k: first[k] for k in ("decisions", "agreed", "by_phase", "moves")} == review_summary(review(record, 0))
+    assert {k: first[k] for k in ("decisions", "agreed", "by_phase", "moves", "weighed")} == \
+        review_summary(review(record, 0))
+    assert first["weighed"] is None and all(m["cost"] is None for m in first["moves"])
     assert again == {**first, "ref": 3}
     (bos,) = bo
     assert isinstance(bos, dict) and bos["seat"] == 1 and bos["decisions"] == len(review(record, 1))

@@ -17,7 +17,7 @@ pytest.importorskip("textual")
 from textual.pilot import Pilot
 from textual.widgets import Select, Static
 
-from shanghai.bots.coach import review
+from shanghai.bots.coach import REVIEW_DEALS, review
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -405,6 +405,9 @@ def test_the_end_of_the_game_shows_the_crown_and_the_dunce_cap(tmp_path: Path) -
             agreed = sum(d.agreed for d in decisions)
             assert f"Ann played as the coach would in {agreed} of {len(decisions)} decisions" in shown(
                 app.screen.query_one("#info", Static))
+            if agreed < len(decisions):  # each difference weighed, and what they came to
+                text = shown(app.screen.query_one("#info", Static))
+                assert f"Weighed over {REVIEW_DEALS} deals" in text and "    weighed: " in text
             await pilot.press("enter")
             await pilot.pause()
             assert app.screen is over

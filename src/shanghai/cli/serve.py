@@ -35,6 +35,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--standin-seconds", type=float, default=30.0, metavar="S",
                         help="how long a disconnected person's turn waits before a computer player stands in "
                              "(default 30)")
+    parser.add_argument("--review-deals", type=int, default=None, metavar="N",
+                        help="the coach's review of a finished game weighs each difference over N deals of the "
+                             "cards the player could not see (default 16; 0: the review without costs, seconds "
+                             "less CPU a review)")
     parser.add_argument("--static", metavar="DIR", type=Path, default=None,
                         help="serve the browser front end from DIR (default: the installed one, if any)")
     parser.add_argument("--ws-deflate", action="store_true",
@@ -49,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
+        from shanghai.bots.coach import REVIEW_DEALS
         from shanghai.server.app import create_app
         from shanghai.server.storage import Storage
         from shanghai.server.tables import Settings
@@ -61,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
                                        "standin_seconds": args.standin_seconds})
     except ValueError as exc:
         raise CliError(str(exc)) from exc
+    review_deals = REVIEW_DEALS if args.review_deals is None else args.review_deals
+    if review_deals < 0 or review_deals == 1:
+        raise CliError(f"--review-deals is 0 (weigh nothing) or at least 2, not {review_deals}")
     if args.static is not None and not args.static.is_dir():
         raise CliError(f"--static {args.static}: no such directory")
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -68,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         storage = Storage(args.db)
     except Exception as exc:
         raise CliError(f"cannot open the database: {exc}", code=1) from exc
-    app = create_app(storage, defaults=defaults, static_dir=args.static)
+    app = create_app(storage, defaults=defaults, static_dir=args.static, review_deals=review_deals)
     print(f"shanghai: serving on http://{args.host}:{args.port}/ (database {_safe_url(storage.url)})\n"
           f"shanghai: open http://{args.host}:{args.port}/ in a browser to play; Ctrl+C stops the server",
           file=sys.stderr, flush=True)

@@ -29,6 +29,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from shanghai.bots.coach import REVIEW_DEALS
 from shanghai.rules import OTHER_GAMES, PRESETS
 from shanghai.rules.presets import OPTION_PRESETS, OPTIONS
 from shanghai.server.protocol import (
@@ -68,8 +69,9 @@ def default_static_dir() -> Path | None:
     return here if here.is_dir() else None
 
 
-def create_app(storage: Storage, *, defaults: Settings | None = None, static_dir: Path | None = None) -> Starlette:
-    manager = Manager(storage, defaults)
+def create_app(storage: Storage, *, defaults: Settings | None = None, static_dir: Path | None = None,
+               review_deals: int = REVIEW_DEALS) -> Starlette:
+    manager = Manager(storage, defaults, review_deals=review_deals)
     static = static_dir if static_dir is not None else default_static_dir()
 
     @contextlib.asynccontextmanager

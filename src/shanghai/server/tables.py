@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from shanghai.bots.coach import advise, review, review_summary
+from shanghai.bots.coach import REVIEW_DEALS, advise, review, review_summary
 from shanghai.bots.match import seat_seed
 from shanghai.bots.player import AnyPlayer, ManipulationPlayer, Player
 from shanghai.bots.registry import KNOWN_LEVELS, KNOWN_PLAYERS, make_opponent
@@ -676,8 +676,12 @@ class Table:
 class Manager:
     """Every table of the server, over one ``Storage``."""
 
-    def __init__(self, storage: Storage, defaults: Settings | None = None) -> None:
+    def __init__(self, storage: Storage, defaults: Settings | None = None, *,
+                 review_deals: int = REVIEW_DEALS) -> None:
+        if review_deals < 0 or review_deals == 1:
+            raise ValueError(f"review_deals is 0 (weigh nothing) or at least 2, not {review_deals}")
         self.storage = storage
+        self.review_deals = review_deals  # a review weighs each difference over this many deals
         self.committer = Committer(storage)
         self.defaults = defaults or Settings()
         self.tables: dict[str, Table] = {}
@@ -1015,7 +1019,8 @@ class Manager:
 
     async def on_review(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
         """The coach's review of the seat's play once the game is over (``shanghai.bots.coach.review``:
-        the coach asked before each of its choices, from its view): worked out once a seat (kept for
+        the coach asked before each of its choices, from its view, each difference weighed over
+        ``review_deals`` deals): worked out once a seat (kept for
         the last ``REVIEWS_KEPT`` asked, beyond the table's life in memory), one at a time on the
         server, in a worker thread."""
         seat = conn.seat
@@ -1034,7 +1039,8 @@ class Manager:
             async with self.review_lock:
                 summary = self.reviews.get(key)
                 if summary is None:
-                    summary = await asyncio.to_thread(lambda: review_summary(review(record, seat)))
+                    deals = self.review_deals
+                    summary = await asyncio.to_thread(lambda: review_summary(review(record, seat, deals=deals)))
                     self.reviews_made += 1
         self.reviews[key] = summary
         self.reviews.move_to_end(key)

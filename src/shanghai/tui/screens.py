@@ -161,8 +161,8 @@ class ReviewScreen(InfoScreen):
         self.record = record
         self.seat = seat
         name = record.players[seat]
-        super().__init__(f"The coach's review of {name}'s play", Text("The coach is going through the game…"),
-                         footer="Press Enter to go back.")
+        waiting = Text("The coach is going through the game and weighing each difference (some seconds)…")
+        super().__init__(f"The coach's review of {name}'s play", waiting, footer="Press Enter to go back.")
 
     def on_mount(self) -> None:
         self.run_worker(self._work, thread=True)

@@ -148,7 +148,7 @@ export class TableView {
     if (!this.reviewAsked || msg.ref !== this.reviewRef) return;  // not the answer to our question
     this.reviewMsg = msg;
     this.renderReview();
-    announce(this.reviewSummary(msg));
+    announce(this.reviewSummary(msg) + (msg.weighed ? ` ${msg.weighed.words}` : ""));
   }
 
   reviewSummary(msg) {
@@ -170,7 +170,7 @@ export class TableView {
     if (focused) head.focus();
     const msg = this.reviewMsg;
     if (!msg) {
-      el.append(h("p", { class: "tip", id: "review-wait" }, "The coach is going through your game…"));
+      el.append(h("p", { class: "tip", id: "review-wait" }, "The coach is going through your game and weighing each difference…"));
       return;
     }
     // the kinds of decision in the order a turn meets them
@@ -178,16 +178,19 @@ export class TableView {
     el.append(h("p", { id: "review-summary" }, this.reviewSummary(msg)));
     const parts = Object.keys(words).filter((k) => msg.by_phase[k]).map((k) => `${words[k]}: ${msg.by_phase[k].agreed} of ${msg.by_phase[k].decisions}`);
     if (parts.length) el.append(h("p", { class: "tip" }, `As the coach: ${parts.join("; ")}.`));
+    if (msg.weighed) el.append(h("p", { id: "review-weighed" }, msg.weighed.words));
     if (!msg.moves.length) return;
     // card texts (10C, JK) in the server's words shown as the page shows cards
     const cards = (text) => text.split(" ").map((w) => w.replace(/^(JK|(?:10|[2-9JQKA])[SHDC])(?=[:,.;)]?$)/, (c) => cardShort(c))).join(" ");
     el.append(h("ol", { class: "review-moves", id: "review-moves" }, msg.moves.map((m) => {
-      // the coach's reason names its move first ("discard KS: high card that fits nothing"), else it is said before it
-      const coach = m.reason.startsWith(m.coach) ? m.reason : `${m.coach}: ${m.reason}`;
-      return h("li", { dataset: { index: String(m.index) } },
+      // what the difference cost, where the server weighed it: a clear cost stands out
+      const cost = m.cost ? h("div", { class: m.cost.clear && m.cost.points > 0 ? "cost costly" : "cost" },
+        h("strong", {}, "Weighed: "), m.cost.words) : null;
+      return h("li", { dataset: { index: String(m.index) }, class: m.cost && m.cost.clear && m.cost.points > 0 ? "costly" : null },
         h("div", { class: "where" }, `Round ${m.round} (${m.contract}), ${words[m.phase] || m.phase}`, m.hand.length ? `: your hand ${cards(m.hand.join(" "))}` : ": before the deal"),
         h("div", {}, h("strong", {}, "You: "), cards(m.played)),
-        h("div", {}, h("strong", {}, "Coach: "), cards(coach)));
+        h("div", {}, h("strong", {}, "Coach: "), cards(m.advice)),
+        cost);
     })));
   }
 
