@@ -216,10 +216,13 @@ def add_coach_parser(sub: Any) -> None:
             "with the coach's move and reason, and how often it played as the coach. Going down with the "
             "same melds in another order, laying off natural cards in another order, a discard the expert "
             "scores as high as the coach's, and a move the coach makes with one of three other seeds count "
-            "as the coach's move.", 78),
+            "as the coach's move. Each difference is weighed (--deals): both moves played out to the end of "
+            "the round by the expert in every seat, on the same samples of the cards the seat could not see; "
+            "the cost is the seat's points then, with a margin of two standard errors.", 78),
         epilog="examples:\n  shanghai coach                       # the last terminal game: what now?\n"
                "  shanghai coach --review              # the last terminal game: your play reviewed\n"
                "  shanghai coach games/game-0.jsonl --review --seat 2 --json\n"
+               "  shanghai coach --review --deals 0    # quicker: the differences without their cost\n"
                "Exit status: 0 advice or review printed, 1 the record holds an illegal action, 2 bad input.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", nargs="?", metavar="FILE",
