@@ -26,7 +26,7 @@ def table_screenshot(path: Path = HERE / "screenshots" / "tui-table.svg", seed: 
     async def main() -> None:
         game = Game.new(preset("isra"), 4, seed)
         session = GameSession(game, ["Ann", "Bob", "Cy", "Di"], [HUMAN, "greedy", "greedy", "greedy"])
-        app = ShanghaiApp(Settings(pause=0, buy_timeout=0), session)
+        app = ShanghaiApp(Settings(pause=0, buy_timeout=0, take_back=0), session)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.table
@@ -68,7 +68,7 @@ def manipulation_screenshot(path: Path = HERE / "screenshots" / "tui-manipulatio
 
     async def main() -> None:
         session = ManipulationSession(game, ["Ann", "Bob", "Cy", "Di"], [HUMAN, "greedy", "greedy", "greedy"])
-        app = ShanghaiApp(Settings(pause=0, buy_timeout=0), session)
+        app = ShanghaiApp(Settings(pause=0, buy_timeout=0, take_back=0), session)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             await pilot.press("h")

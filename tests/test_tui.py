@@ -110,7 +110,7 @@ async def play_until_round_over(pilot: Pilot[Any], table: TableScreen, *, limit:
 def test_start_screen_then_a_whole_round_by_keys(tmp_path: Path) -> None:
     async def main() -> None:
         settings = Settings(rules="isra", players=4, name="Ann", seed=11, record=tmp_path / "g.jsonl",
-                            pause=0, buy_timeout=0)
+                            pause=0, buy_timeout=0, take_back=0)
         app = ShanghaiApp(settings)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
@@ -144,7 +144,7 @@ def test_start_screen_then_a_whole_round_by_keys(tmp_path: Path) -> None:
 def test_killed_mid_round_and_resumed_exactly(tmp_path: Path) -> None:
     async def main() -> None:
         s = session(tmp_path, seed=8)
-        app = ShanghaiApp(Settings(pause=0, buy_timeout=0), s)
+        app = ShanghaiApp(Settings(pause=0, buy_timeout=0, take_back=0), s)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.table
@@ -158,7 +158,7 @@ def test_killed_mid_round_and_resumed_exactly(tmp_path: Path) -> None:
         resumed = GameSession.resume(path, "random")
         assert resumed.game.snapshot() == snapshot
         assert resumed.kinds == [HUMAN, "greedy", "greedy", "greedy"] and resumed.names == s.names
-        app2 = ShanghaiApp(Settings(pause=0, buy_timeout=0), resumed)
+        app2 = ShanghaiApp(Settings(pause=0, buy_timeout=0, take_back=0), resumed)
         async with app2.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table2 = app2.table
@@ -181,7 +181,7 @@ def test_killed_mid_round_and_resumed_exactly(tmp_path: Path) -> None:
 def test_an_illegal_key_shows_the_engines_reason_and_changes_nothing() -> None:
     async def main() -> None:
         s = session(None, seed=3)
-        app = ShanghaiApp(Settings(pause=0, buy_timeout=0), s)
+        app = ShanghaiApp(Settings(pause=0, buy_timeout=0, take_back=0), s)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.table
@@ -206,7 +206,7 @@ def test_an_illegal_key_shows_the_engines_reason_and_changes_nothing() -> None:
 def test_hint_shows_a_reason() -> None:
     async def main() -> None:
         s = session(None, seed=4)
-        app = ShanghaiApp(Settings(pause=0, buy_timeout=0), s)
+        app = ShanghaiApp(Settings(pause=0, buy_timeout=0, take_back=0), s)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.table
@@ -230,7 +230,7 @@ def test_hint_shows_a_reason() -> None:
 def test_buy_prompt_times_out_to_a_pass() -> None:
     async def main() -> None:
         s = session(None, seed=5)
-        app = ShanghaiApp(Settings(pause=0, buy_timeout=0.5), s)
+        app = ShanghaiApp(Settings(pause=0, buy_timeout=0.5, take_back=0), s)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.table
@@ -251,7 +251,7 @@ def test_buy_prompt_times_out_to_a_pass() -> None:
 def test_pass_and_play_hides_the_hand_between_people() -> None:
     async def main() -> None:
         s = session(None, seed=6, rules="may-i", kinds=(HUMAN, "greedy"))
-        app = ShanghaiApp(Settings(pause=0, buy_timeout=0), s)
+        app = ShanghaiApp(Settings(pause=0, buy_timeout=0, take_back=0), s)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             seen: set[int] = set()
@@ -284,7 +284,7 @@ def test_screenshot_of_the_table(tmp_path: Path) -> None:
 def test_computer_players_act_after_a_pause() -> None:
     async def main() -> None:
         s = session(None, seed=9)
-        app = ShanghaiApp(Settings(pause=0.05, buy_timeout=0), s)
+        app = ShanghaiApp(Settings(pause=0.05, buy_timeout=0, take_back=0), s)
         async with app.run_test(size=SIZE) as pilot:
             table = app.table
             for _ in range(2):
@@ -317,7 +317,8 @@ def test_start_screen_house_rules_and_pass_and_play_seats(tmp_path: Path) -> Non
 
     async def main() -> None:
         record = tmp_path / "g.jsonl"
-        app = ShanghaiApp(Settings(rules="may-i", players=3, seed=4, record=record, pause=0, buy_timeout=0))
+        app = ShanghaiApp(Settings(rules="may-i", players=3, seed=4, record=record, pause=0, buy_timeout=0,
+                                   take_back=0))
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             start = app.screen
@@ -377,7 +378,7 @@ def test_the_end_of_the_game_shows_the_crown_and_the_dunce_cap(tmp_path: Path) -
         last = max(i for i, a in enumerate(ahead.game.actions) if a.seat == 0 and not isinstance(a, Pass))
         for action in ahead.game.actions[:last]:
             game.apply(action)
-        app = ShanghaiApp(Settings(pause=0, buy_timeout=0), s)
+        app = ShanghaiApp(Settings(pause=0, buy_timeout=0, take_back=0), s)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.table

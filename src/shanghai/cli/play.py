@@ -1258,6 +1258,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--buy-timeout", type=float, default=10.0, metavar="SECONDS",
                         help="full-screen game: time to answer a buy offer before it passes; 0 waits "
                              "for the answer (default: 10)")
+    parser.add_argument("--take-back", type=float, default=2.0, metavar="SECONDS",
+                        help="full-screen game: after your discard the computer players wait this long, and "
+                             "until one acts U takes the discard back; 0: they do not wait (default: 2)")
 
 
 LEVELS = ("easy", "medium", "hard", "expert")

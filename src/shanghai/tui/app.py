@@ -59,6 +59,7 @@ class Settings:
     pause: float = 0.6
     buy_timeout: float = 10.0
     hints: bool = True
+    take_back: float = 2.0  # seconds to take back a discard before the computer players act on it
 
 
 def house_rules(rules: Rules, going_out: str | None, dunce_cap: bool | None,
@@ -267,7 +268,8 @@ class ShanghaiApp(App[int]):
         s = self.settings
         if isinstance(session, ManipulationSession):
             return ManipulationScreen(session, pause=s.pause, hints=s.hints, notes=self.notes)
-        return TableScreen(session, pause=s.pause, buy_timeout=s.buy_timeout, hints=s.hints, notes=self.notes)
+        return TableScreen(session, pause=s.pause, buy_timeout=s.buy_timeout, hints=s.hints, notes=self.notes,
+                           take_back=s.take_back)
 
     def begin(self, session: AnySession) -> None:
         """Leave the start screen for the table."""
@@ -296,7 +298,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     level = args.opponents if getattr(args, "opponents_given", True) else DEFAULT_LEVEL
     return Settings(rules=args.rules, options=split_options(args.option), players=args.players, name=args.name,
                     level=level, seed=args.seed, record=record_path(args), pause=max(args.pause, 0.0),
-                    buy_timeout=max(args.buy_timeout, 0.0))
+                    buy_timeout=max(args.buy_timeout, 0.0), take_back=max(args.take_back, 0.0))
 
 
 def run_tui(args: argparse.Namespace) -> int:

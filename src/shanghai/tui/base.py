@@ -269,8 +269,9 @@ class CardTable(Screen[None], Generic[ViewT, AppliedT]):
             self.show_game_over()
             return
         while session.bot_to_act() is not None:
-            if self.pause > 0:
-                self._bot_timer = self.set_timer(self.pause, self._bot_move)
+            delay = self._bot_delay()
+            if delay > 0:
+                self._bot_timer = self.set_timer(delay, self._bot_move)
                 self.refresh_all()
                 return
             if self._bot_move_now():
@@ -289,6 +290,10 @@ class CardTable(Screen[None], Generic[ViewT, AppliedT]):
                 return
         self.refresh_all()
         self._person_to_act()
+
+    def _bot_delay(self) -> float:
+        """How long the next computer player waits before it acts."""
+        return self.pause
 
     def _curtain_text(self) -> str:
         """What the curtain between two people says to the next one."""

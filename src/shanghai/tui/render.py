@@ -48,6 +48,7 @@ G               go down: the suggested melds (Enter accepts) — or your own: Sp
 L               lay off the card at the cursor (where it fits two places, you choose)
 R               put the card at the cursor in place of a wild on a meld
 X (or Delete)   discard the card at the cursor
+U               take back your discard, before anybody has acted on it (the others wait a moment)
 C               cut the deck (THE CUT) / call “Shanghai”
 A               every legal move, to choose from
 H               a hint (the coach), with its reason

@@ -29,7 +29,7 @@ from shanghai.cli.play import (
     make_bots,
     save_seats,
 )
-from shanghai.engine.actions import Action, DrawStock
+from shanghai.engine.actions import Action, Discard, DrawStock
 from shanghai.engine.game import Game, RoundResult
 from shanghai.engine.manipulation import (
     HandResult,
@@ -39,6 +39,7 @@ from shanghai.engine.manipulation import (
     manipulation_view,
 )
 from shanghai.engine.record import GameRecord
+from shanghai.engine.take_back import TakeBackError, take_back
 from shanghai.engine.view import PlayerView, view
 from shanghai.errors import IllegalActionError
 from shanghai.table_solver import Meld
@@ -171,6 +172,18 @@ class GameSession(Seats[Game, Applied]):
         self._save()
         ended = self.game.round_results[-1] if len(self.game.round_results) > results else None
         return Applied(action, ended, top=top)
+
+    def take_back(self, seat: int) -> Discard:
+        """Take back the discard ``seat`` (a person) just made, while nobody has acted on it
+        (:func:`shanghai.engine.take_back.take_back`), and save the shorter record; the discard taken
+        back is returned. ``TakeBackError`` changes nothing."""
+        if seat in self.bots:
+            raise TakeBackError(f"{self.names[seat]} is a computer player: only a person takes back a discard")
+        last = self.game.actions[-1] if self.game.actions else None
+        self.game = take_back(self.game, seat)
+        assert isinstance(last, Discard)
+        self._save()  # the record is rewritten without the discard
+        return last
 
     def bot_step(self) -> Applied | None:
         """One computer player's action, if one is to act."""

@@ -7,6 +7,7 @@ becomes an engine action, and a refused action shows the engine's reason and cha
 from __future__ import annotations
 
 import importlib
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import ClassVar
@@ -74,6 +75,7 @@ class TableScreen(CardTable[PlayerView, Applied]):
         Binding("l", "lay_off", "Lay off"),
         Binding("r", "replace", "Replace"),
         Binding("x", "discard", "Discard"),
+        Binding("u", "take_back", "Take back", show=False),
         Binding("delete", "discard", "Discard", show=False),
         Binding("c", "cut_or_call", "Cut/Call"),
         Binding("h", "hint", "Hint"),
@@ -91,9 +93,11 @@ class TableScreen(CardTable[PlayerView, Applied]):
     session: GameSession
 
     def __init__(self, session: GameSession, *, pause: float = 0.6, buy_timeout: float = 10.0,
-                 hints: bool = True, notes: Sequence[str] = ()) -> None:
+                 hints: bool = True, notes: Sequence[str] = (), take_back: float = 0.0) -> None:
         super().__init__(session, pause=pause, hints=hints, notes=notes)
         self.buy_timeout = buy_timeout
+        self.take_back = take_back  # seconds the computer players wait after a person's discard (U takes it back)
+        self._discarded: tuple[int, float] | None = None  # the person's discard: its index, when (monotonic)
         self.selected: Counter[Card] = Counter()
         self.groups: list[tuple[MeldSpec, ...]] = []
         self._buy_timer: Timer | None = None
@@ -225,8 +229,50 @@ class TableScreen(CardTable[PlayerView, Applied]):
     def _person_to_act(self) -> None:
         self._start_buy_timer()
 
+    def _taken_back_card(self) -> Discard | None:
+        """The person's discard that U would take back now: the game's last action, made at this
+        screen by the one person at a table of computer players, that did not end the round."""
+        actions = self.session.game.actions
+        if self._discarded is None or self._discarded[0] != len(actions) - 1 or len(self.session.humans) != 1:
+            return None
+        last = actions[-1]
+        return last if isinstance(last, Discard) and last.seat == self.viewer else None
+
+    def _bot_delay(self) -> float:
+        """After a person's discard the computer players wait ``take_back`` seconds, so that a
+        mis-click can be taken back before anybody acts on it."""
+        if self._taken_back_card() is None or self._discarded is None:
+            return self.pause
+        return max(self.pause, self._discarded[1] + self.take_back - time.monotonic())
+
+    def action_take_back(self) -> None:
+        discard = self._taken_back_card()
+        if discard is None:
+            self.refuse("a discard is taken back only at a table of computer players: the others here have seen "
+                        "it" if len(self.session.humans) != 1 else
+                        "only your discard can be taken back, and only before anybody has acted on it")
+            return
+        try:
+            self.session.take_back(discard.seat)
+        except ShanghaiError as exc:
+            self.refuse(str(exc))
+            return
+        if self._bot_timer is not None:
+            self._bot_timer.stop()
+            self._bot_timer = None
+        self._discarded = None
+        self.viewer = discard.seat
+        text = f"{self.session.names[discard.seat]} took back the discard of {render.card_label(discard.card)}."
+        self.say(text, "bold")
+        self.message = Text(text, style="bold green")
+        self.refresh_all()
+        self.advance()
+
     def _after(self, applied: Applied) -> bool:
         """Tell what happened; True when the round ended (its screen is then shown)."""
+        if self._discarded is not None and self._taken_back_card() is None:  # acted on: too late to take back
+            self._discarded = None
+            self.message = Text()
         a = applied.action
         v = self.view()
         names = self.session.names
@@ -256,6 +302,11 @@ class TableScreen(CardTable[PlayerView, Applied]):
         self.message = Text()
         if not isinstance(action, Pass):
             self.forget_selection()
+        if isinstance(action, Discard) and applied.ended is None:
+            self._discarded = (len(self.session.game.actions) - 1, time.monotonic())
+            if self.take_back > 0:
+                self.message = Text(f"U takes back the {render.card_label(action.card)} while the others wait.",
+                                    style="dim")
         self._acted(applied)
         return True
 
