@@ -471,6 +471,48 @@ def test_a_reload_brings_back_the_same_seat_and_hand(browser: Any, server: Calla
         ctx.close()
 
 
+def test_a_discard_is_taken_back_against_computer_players(browser: Any, server: Callable[..., Server]) -> None:
+    """../shared/PLAYERS-EXPECT.md: "A short undo of a mis-click discard where nobody has acted on it yet
+    (games against computers)": after Ann's discard the computer players wait, and "Take back" (or U)
+    puts the card back in her hand."""
+    srv = server(bot_pause=0.0, buy_seconds=30.0, take_back_seconds=30.0)
+    ctx, page, errors = new_page(browser, srv)
+    try:
+        create_table(page, srv, "Ann", ["greedy", "greedy", "greedy"])
+        start_game(page)
+        used: Counter[str] = Counter()
+        deadline = time.monotonic() + 60
+        while not used["discard"]:
+            assert time.monotonic() < deadline, f"no discard came; moves: {used}"
+            assert page.locator("#take-back").count() == 0  # nothing of hers to take back yet
+            kind = step(page, down=False, used=used)
+            if kind:
+                used[kind] += 1
+            else:
+                page.wait_for_timeout(40)
+        discarded = version(page)
+        assert page.inner_text("#take-back").startswith("Take back the ")
+        held = Counter(hand(page))
+        page.wait_for_timeout(500)
+        assert version(page) == discarded  # the computer players wait
+        page.click("#take-back")
+        page.wait_for_function(f"() => Number(document.querySelector('#main').dataset.version) === {discarded - 1}")
+        back = Counter(hand(page))
+        assert sum((back - held).values()) == 1 and not held - back  # the card is in her hand again
+        assert page.inner_text("#message").startswith("You took back the ")
+        assert page.locator("#take-back").count() == 0 and page.locator("#discard, #all-moves").count() > 0
+        # discard again, and take it back with the keyboard (U)
+        assert step(page, down=False, used=used) == "discard"
+        page.wait_for_selector("#take-back")
+        page.locator("#hand button.card").first.focus()
+        page.keyboard.press("u")
+        page.wait_for_function(f"() => Number(document.querySelector('#main').dataset.version) === {discarded - 1}")
+        assert Counter(hand(page)) == back
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
 def test_the_coach_reviews_a_finished_game(browser: Any, server: Callable[..., Server]) -> None:
     """At the end of a game the page asks the coach for its review of the person's play (here played by
     a stand-in after Ann left) and shows each decision where it differed, as the server worked it out."""

@@ -657,3 +657,99 @@ def test_a_game_played_to_the_end_by_stand_ins_keeps_its_record(server: Callable
         review_summary(review(record, 0, deals=4))  # the record's review, worked out once, its costs weighed
     assert first["weighed"] is None or first["weighed"]["deals"] == 4
     assert first["decisions"] > 0 and again == {**first, "ref": again["ref"]}
+
+
+def test_a_discard_is_taken_back_at_a_table_of_computer_players(server: Callable[..., Server]) -> None:
+    """../shared/PLAYERS-EXPECT.md: "A short undo of a mis-click discard where nobody has acted on it
+    yet (games against computers)". The computer players wait ``take_back_seconds`` after the person's
+    discard; ``take_back`` then removes it from the database and gives the state before it."""
+    srv = server(bot_pause=0.0, buy_seconds=0.0, take_back_seconds=30.0)
+    created = srv.create(rules="may-i", seats=["human", "greedy", "greedy", "greedy"], seed=3)
+    quick = srv.create(rules="may-i", seats=["human", "greedy", "greedy"], seed=5,
+                       settings={"take_back_seconds": 0.2})
+    people = srv.create(rules="may-i", seats=["human", "human", "greedy"], seed=6, settings={"standin_seconds": 0})
+    rng = random.Random(7)
+
+    async def to_discard(c: Client) -> Json:
+        """Play the person's moves until a discard is theirs to make; that state."""
+        while True:
+            st = c.state()
+            if any(item["action"]["verb"] == "discard" for item in st["legal"]):
+                return st
+            pick = choose(st, rng)
+            start = len(c.messages)
+            if pick is not None:
+                answer = await c.request({"type": "action", "version": st["version"], "action": pick["action"]})
+                assert answer["type"] in ("accepted", "error"), answer
+            await c.wait(lambda m: m["type"] == "state", start=start)
+
+    async def discard(c: Client, st: Json) -> Json:
+        item = next(i for i in st["legal"] if i["action"]["verb"] == "discard" and not i["action"].get("shanghai"))
+        answer = await c.request({"type": "action", "version": st["version"], "action": item["action"]})
+        assert answer["type"] == "accepted", answer
+        return item
+
+    async def go() -> tuple[int, list[str]]:
+        ann = await Client.open(srv, "Ann", {"token": created["token"]})
+        assert (await ann.request({"type": "take_back", "version": 0}))["code"] == "not-started"
+        await ann.request({"type": "start"})
+        await ann.wait(lambda m: m["type"] == "state" and m["game"] is not None)
+        st = await to_discard(ann)
+        version, hand = st["version"], sorted(st["game"]["hand"])
+        assert (await ann.request({"type": "take_back", "version": version}))["code"] == "no-take-back"
+        item = await discard(ann, st)
+        await ann.wait(lambda m: m["type"] == "state" and m["version"] == version + 1)
+        await asyncio.sleep(0.5)
+        assert ann.state()["version"] == version + 1  # the computer players wait
+        assert (await ann.request({"type": "take_back", "version": version}))["code"] == "stale"
+        start = len(ann.messages)
+        ok = await ann.request({"type": "take_back", "version": version + 1})
+        assert (ok["type"], ok["request"], ok["version"]) == ("ok", "take_back", version)
+        back = await ann.wait(lambda m: m["type"] == "state", start=start)
+        assert back["version"] == version and sorted(back["game"]["hand"]) == hand
+        assert item["text"] in {i["text"] for i in back["legal"]}  # hers to play again
+        await asyncio.sleep(0.5)
+        assert ann.state()["version"] == version  # nobody acts: it is her turn
+        # another card this time: the same version number now holds another state, shown as it is
+        other = next(i for i in back["legal"] if i["action"]["verb"] == "discard" and i["text"] != item["text"]
+                     and not i["action"].get("shanghai"))
+        start = len(ann.messages)
+        assert (await ann.request({"type": "action", "version": version, "action": other["action"]}))["type"] == \
+            "accepted"
+        again = await ann.wait(lambda m: m["type"] == "state", start=start)
+        assert again["version"] == version + 1 and again["game"]["discard_top"] == other["action"]["card"]
+        assert again["game"]["history"][-1] == other["text"]
+        start = len(ann.messages)
+        assert (await ann.request({"type": "take_back", "version": version + 1}))["type"] == "ok"
+        await ann.wait(lambda m: m["type"] == "state" and m["version"] == version, start=start)
+        await ann.close()
+        # not at a table where another person has seen it; not once a computer player has acted on it
+        bo = await Client.open(srv, "Ann", {"token": people["token"]})
+        srv.join(people["invite"], "Bo")
+        await bo.request({"type": "start"})
+        st = await to_discard(await _started(bo))
+        await discard(bo, st)
+        refused = await bo.request({"type": "take_back", "version": st["version"] + 1})
+        assert refused["code"] == "no-take-back" and "table of computer players" in refused["message"]
+        await bo.close()
+        cy = await Client.open(srv, "Ann", {"token": quick["token"]})
+        await cy.request({"type": "start"})
+        st = await to_discard(await _started(cy))
+        await discard(cy, st)
+        # after 0.2 s they act on it; once she is to draw again (the version stays), it is too late
+        await cy.wait(lambda m: m["type"] == "state" and m["version"] > st["version"] + 1
+                      and any(i["action"]["verb"] == "draw" for i in m["legal"]), timeout=30)
+        late = await cy.request({"type": "take_back", "version": cy.state()["version"]})
+        assert late["code"] == "no-take-back" and "before anybody has acted on it" in late["message"]
+        await cy.close()
+        return version, hand
+
+    version, hand = asyncio.run(go())
+    record, game = srv.record_game(created["table"])
+    assert len(record.actions) == len(game.actions) == version  # the discard is gone from the database
+    assert sorted(card_text(c) for c in game.hands[0]) == hand
+
+
+async def _started(c: Client) -> Client:
+    await c.wait(lambda m: m["type"] == "state" and m["game"] is not None)
+    return c

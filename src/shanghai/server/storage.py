@@ -197,6 +197,17 @@ class Storage:
                 if over:
                     c.execute(_GAME_OVER, {"over_id": g, "over_at": now})
 
+    def remove_last_action(self, game_id: str, n: int) -> None:
+        """Remove action number ``n``, the game's last (a discard taken back); ``ValueError`` where it is
+        not there or not the last, and then nothing is removed."""
+        with self.engine.begin() as c:
+            later = c.execute(select(actions.c.n).where(actions.c.game_id == game_id, actions.c.n > n)).first()
+            if later is not None:
+                raise ValueError(f"action {n} of game {game_id} is not its last")
+            gone = c.execute(delete(actions).where(actions.c.game_id == game_id, actions.c.n == n)).rowcount
+            if gone != 1:
+                raise ValueError(f"game {game_id} has no action {n}")
+
     def checkpoint(self) -> None:
         """Copy SQLite's WAL into the database as far as nobody is reading it (PASSIVE: waits for nobody)."""
         if self.engine.dialect.name == "sqlite":

@@ -26,11 +26,12 @@ from shanghai.bots.match import seat_seed
 from shanghai.bots.player import AnyPlayer, ManipulationPlayer, Player
 from shanghai.bots.registry import KNOWN_LEVELS, KNOWN_PLAYERS, make_opponent
 from shanghai.cards import card_text
-from shanghai.engine.actions import Buy, CallShanghai, Pass
+from shanghai.engine.actions import Buy, CallShanghai, Discard, Pass
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.games import AnyAction, AnyGame, AnyView, apply_action, new_game, view_of
 from shanghai.engine.manipulation import ManipulationGame, ManipulationView, manipulation_view, play_exactly
 from shanghai.engine.record import GameRecord, rules_from_spec, rules_to_spec
+from shanghai.engine.take_back import TakeBackError, take_back
 from shanghai.engine.view import view
 from shanghai.errors import IllegalActionError, RecordError, RuleNotImplementedError, ShanghaiError
 from shanghai.rules import AnyRules, ManipulationRules
@@ -70,7 +71,8 @@ WINDOW_PHASES = (Phase.BUY, Phase.SHANGHAI)
 CONTRACT_PRIVATE = ("seat", "hand")                          # a seat's own part of its contract view
 MANIPULATION_PRIVATE = ("seat", "hand", "drawn", "placeable")  # ... and of its manipulation view
 OUTBOX_LIMIT = 256
-SETTING_LIMITS = {"buy_seconds": (0.0, 600.0), "bot_pause": (0.0, 30.0), "standin_seconds": (0.0, 3600.0)}
+SETTING_LIMITS = {"buy_seconds": (0.0, 600.0), "bot_pause": (0.0, 30.0), "standin_seconds": (0.0, 3600.0),
+                  "take_back_seconds": (0.0, 30.0)}
 
 
 def known_levels() -> tuple[str, ...]:
@@ -124,10 +126,12 @@ class Settings:
     buy_seconds: float = 15.0       # a person's time to answer a buy / "May I?" / "Shanghai" window
     bot_pause: float = 1.0          # a computer player's pause before it acts
     standin_seconds: float = 30.0   # how long a disconnected person's turn waits for them
+    take_back_seconds: float = 0.0  # at a table of computer players, how long they wait after a person's
+    #                                 discard, which the person may take back until one of them acts
 
     def to_json(self) -> dict[str, float]:
         return {"buy_seconds": self.buy_seconds, "bot_pause": self.bot_pause,
-                "standin_seconds": self.standin_seconds}
+                "standin_seconds": self.standin_seconds, "take_back_seconds": self.take_back_seconds}
 
     def changed(self, obj: object) -> Settings:
         """These settings with the fields of ``obj`` (a JSON object) changed, each checked."""
@@ -305,6 +309,9 @@ class Table:
         self._results_json: str | None = None                   # ``_results`` in JSON
         self._table_text: tuple[tuple[object, ...], str] | None = None  # (what it shows, table_json's text)
         self._planned: object = _NOT_WAITING   # the event the driver waits for (None: no event)
+        # every change of the game counted, never going back (the version goes back one on a take-back,
+        # so a computer player's choice for the version before must not be applied to a later one)
+        self.changes = 0
 
     # -- state -------------------------------------------------------------------------------------
     @property
@@ -539,6 +546,7 @@ class Table:
         apply_action(after, action)  # raises IllegalActionError and changes nothing
         await self.manager.committer.append(self.id, len(game.actions), str(action), over=after.is_over)
         self.game = after
+        self.changes += 1
         self.changed_at = time.monotonic()
         if after.is_over:
             self.status = "over"
@@ -575,10 +583,13 @@ class Table:
             return None
         best: tuple[float, str, int] | None = None
         window = isinstance(game, Game) and game.phase in WINDOW_PHASES
+        pause = self.settings.bot_pause
+        if self.settings.take_back_seconds > pause and self.take_back_seat() is not None:
+            pause = self.settings.take_back_seconds  # a person's discard they may take back: the bots wait
         for seat in game.to_act():
             s = self.seats[seat]
             if s.kind == BOT or s.open or s.standin:
-                event = (max(self.changed_at, s.standin_since) + self.settings.bot_pause, "bot", seat)
+                event = (max(self.changed_at, s.standin_since) + pause, "bot", seat)
             elif window:
                 event = (self.window_deadline, "timeout", seat)
             elif not s.connected:
@@ -590,13 +601,48 @@ class Table:
                 best = event
         return best
 
+    def take_back_seat(self) -> int | None:
+        """The person whose discard, the game's last action, may be taken back now: at a table where
+        every other seat is a computer player's (``shanghai.engine.take_back``); None where none may."""
+        game = self.game
+        if not isinstance(game, Game) or self.status != "playing" or not game.actions:
+            return None
+        last = game.actions[-1]
+        if not isinstance(last, Discard) or self.seats[last.seat].kind != HUMAN or self.seats[last.seat].open:
+            return None
+        if any(not (s.kind == BOT or s.open) for i, s in enumerate(self.seats) if i != last.seat):
+            return None
+        if game.phase is Phase.GAME_OVER or (game.round_results and game.round_start == len(game.actions)):
+            return None  # the discard went out: the round is scored
+        return last.seat
+
+    async def take_back(self, seat: int) -> Discard:
+        """Take back ``seat``'s discard (the game's last action; see ``take_back_seat``): the record loses
+        it in the database first, then the table is the game before it and everybody is told."""
+        game = self.game
+        assert isinstance(game, Game)
+        before = take_back(game, seat)  # raises TakeBackError and changes nothing
+        last = game.actions[-1]
+        assert isinstance(last, Discard)
+        await asyncio.to_thread(self.manager.storage.remove_last_action, self.id, len(game.actions) - 1)
+        self.game = before
+        self.changes += 1
+        # what was made for a version is made again: the same version number now holds another state
+        self._public = self._public_text = None
+        self._texts, self._history_json, self._private = [], [], {}
+        self.changed_at = time.monotonic()
+        self._note_window()
+        self.broadcast()
+        self.nudge()
+        return last
+
     async def drive(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
             self.wake.clear()
             async with self.lock:
                 event = self.next_event()
-                version = self.version
+                version = self.changes
                 self._planned = event
             try:
                 if event is None:
@@ -637,9 +683,10 @@ class Table:
         return cast(Player, bot).choose(seat_view)
 
     async def fire(self, kind: str, seat: int, version: int) -> None:
+        """Fire the driver's event, planned at ``version`` (``changes``): nothing where the game has changed."""
         async with self.lock:
             game = self.game
-            if game is None or self.version != version or seat not in game.to_act():
+            if game is None or self.changes != version or seat not in game.to_act():
                 return
             s = self.seats[seat]
             if kind == "standin":
@@ -657,7 +704,7 @@ class Table:
             log.exception("table %s: the computer player of seat %d failed; it plays a legal action", self.id, seat)
             action = Pass(seat) if Pass(seat) in seat_view.legal else seat_view.legal[0]
         async with self.lock:
-            if self.game is None or self.version != version:
+            if self.game is None or self.changes != version:
                 return
             s = self.seats[seat]
             if kind == "bot" and not (s.kind == BOT or s.open or s.standin):
@@ -958,7 +1005,7 @@ class Manager:
         async with table.lock:
             try:
                 await handler(self, table, conn, msg)
-                if kind in ("start", "add_bot", "remove_seat", "rematch"):
+                if kind in ("start", "add_bot", "remove_seat", "rematch", "take_back"):
                     conn.send({"type": "ok", "ref": ref, "request": kind, "version": table.version})
             except ProtocolError as exc:
                 conn.send(_error(exc.code, exc.message, ref, version=table.version))
@@ -990,6 +1037,35 @@ class Manager:
             action = sent
         await table.apply(action)
         conn.send({"type": "accepted", "ref": msg.get("id"), "action": str(action), "version": table.version})
+
+    async def on_take_back(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
+        """The person takes back the discard they just made, at a table of computer players, while
+        none of them has acted on it (they wait ``take_back_seconds`` after it)."""
+        seat = conn.seat
+        assert seat is not None
+        game = table.game
+        if game is None or table.status == "lobby":
+            raise ProtocolError("the game has not started", "not-started")
+        if table.status == "over":
+            raise ProtocolError("the game is over", "game-over")
+        if isinstance(game, ManipulationGame):
+            raise ProtocolError("manipulation rummy has no discard to take back", "no-take-back")
+        if any(not (s.kind == BOT or s.open) for i, s in enumerate(table.seats) if i != seat):
+            raise ProtocolError("a discard is taken back only at a table of computer players: the people at this "
+                                "table have seen it", "no-take-back")
+        sent = msg.get("version")
+        if isinstance(sent, bool) or not isinstance(sent, int):
+            raise ProtocolError("a take-back needs the state \"version\" it was sent for", "no-version")
+        if sent != table.version:
+            raise ProtocolError(f"the game has moved on: your message was for version {sent}, the game is at "
+                                f"{table.version}", "stale")
+        if table.take_back_seat() != seat:
+            raise ProtocolError("only your own discard can be taken back, and only before anybody has acted on "
+                                "it", "no-take-back")
+        try:
+            await table.take_back(seat)
+        except TakeBackError as exc:
+            raise ProtocolError(str(exc), "no-take-back") from exc
 
     async def on_hint(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
         if table.game is None:
@@ -1085,6 +1161,7 @@ class Manager:
         game = new_game(table.rules, n, table.seed)
         self.storage.save_seats(table.id, table.rows(), status="playing")
         table.game, table.status = game, "playing"
+        table.changes += 1
         table.changed_at = time.monotonic()
         table._note_window()
         await table.prepare()
@@ -1203,6 +1280,7 @@ def _bot_name(level: str, seat: int) -> str:
 _HANDLERS = {
     "action": Manager.on_action,
     "hint": Manager.on_hint,
+    "take_back": Manager.on_take_back,
     "review": Manager.on_review,  # run without the table's lock (see ``handle``)
     "start": Manager.on_start,
     "add_bot": Manager.on_add_bot,

@@ -118,6 +118,26 @@ export class TableView {
     this.el.actions.querySelectorAll("button").forEach((b) => { b.disabled = true; });
   }
 
+  // The card of our discard that can be taken back now (the game's last action, at a table of computer
+  // players: the server checks again), or null.
+  takeBackCard() {
+    const st = this.st;
+    const g = st && st.game;
+    if (!g || g.phase === "game-over" || st.you === null || st.you === undefined) return null;
+    if (st.table.seats.some((s, i) => i !== st.you && !(s.kind === "bot" || s.open))) return null;
+    const last = (g.history[g.history.length - 1] || "").split(" ");
+    return Number(last[0]) === st.you && last[1] === "discard" ? last[2] : null;
+  }
+
+  takeBack() {
+    if (this.pending || !this.takeBackCard()) return;
+    const id = this.conn.send({ type: "take_back", version: this.st.version });
+    if (id === null) { toast("Not connected: nothing was taken back.", "error"); return; }
+    this.pending = true;
+    this.keys.actions = null;
+    this.el.actions.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+  }
+
   refused(msg) {
     this.pending = false;
     if (this.reviewAsked && !this.reviewMsg && msg.ref === this.reviewRef) {  // it may be asked again
@@ -202,6 +222,9 @@ export class TableView {
     const g = st.game;
     if (!g) return;
     if (this.hintMsg && this.hintMsg.version !== st.version) this.hintMsg = null;
+    const pg = prev && prev.game;
+    const undone = pg && st.version === prev.version - 1 && pg.round_number === g.round_number
+      ? (pg.history[pg.history.length - 1] || "").split(" ")[2] : null;  // our discard, taken back
     if (g.phase !== "game-over" && this.reviewAsked) {  // a review belongs to a finished game
       Object.assign(this, { reviewAsked: false, reviewMsg: null, reviewRef: null });
       this.renderReview();
@@ -211,7 +234,7 @@ export class TableView {
       if (ref !== null) Object.assign(this, { reviewRef: ref, reviewWs: this.conn.ws });
     }
     this.reconcileHand(g.hand, prev);
-    showMessage(this.el.message);
+    showMessage(this.el.message, undone ? `You took back the ${cardShort(undone)}: play on.` : "");
     if (this.seenRounds === null) this.seenRounds = g.phase === "game-over" ? g.round_results.length - 1 : g.round_results.length;
     this.render();
     Object.assign(this.root.dataset, { version: String(st.version), phase: g.phase, round: String(g.round_number), you: String(st.you) });
@@ -508,6 +531,8 @@ export class TableView {
       row.append(h("label", { for: "cut-target" }, `Cut how many cards (${best} makes THE CUT)?`), input,
         btn("cut", "Cut", () => { const a = cuts.find((x) => x.target === Number(input.value)); if (a) this.act(a); else toast(`Cut between ${lo} and ${hi} cards.`, "error"); }, "primary"));
     }
+    const back = this.takeBackCard();
+    if (back) row.append(btn("take-back", `Take back the ${cardShort(back)} (U)`, () => this.takeBack()));
     if (g.phase === "game-over" && this.st.host) row.append(btn("rematch", "Play again (rematch)", () => this.conn.send({ type: "rematch" }), "primary"));
     if (g.phase === "game-over" && this.st.you !== null && this.st.you !== undefined && !this.reviewAsked) {
       row.append(btn("review-ask", "How did I play? (the coach's review)", () => this.askReview()));
@@ -570,7 +595,7 @@ export class TableView {
     list.addEventListener("dragover", (ev) => ev.preventDefault());
     list.addEventListener("drop", (ev) => { if (ev.target === list) { ev.preventDefault(); this.move(Number(ev.dataTransfer.getData("text/plain")), this.order.length); } });
     el.append(tools, list, h("p", { id: "hand-help", class: "help" },
-      g.phase === "game-over" ? "" : "Enter selects a card. Arrows move between cards; Shift+arrows move the card. D discards, L plays it on a meld, S draws, T takes the discard, H asks for a hint."));
+      g.phase === "game-over" ? "" : "Enter selects a card. Arrows move between cards; Shift+arrows move the card. D discards, L plays it on a meld, S draws, T takes the discard, H asks for a hint, U takes back your discard (against computer players)."));
   }
 
   renderLog() {
@@ -656,6 +681,7 @@ export class TableView {
     else if (k === "p" && one("pass")) this.act(one("pass"));
     else if (k === "h" && this.st.legal.length) this.conn.send({ type: "hint" });
     else if (k === "g" && one("down")) this.act(one("down"));
+    else if (k === "u" && this.takeBackCard()) this.takeBack();
     else return;
     ev.preventDefault();
   }
