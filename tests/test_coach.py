@@ -375,7 +375,7 @@ def test_a_move_that_does_not_go_out_clearly_costs_points() -> None:
     assert same.words().startswith("no clear difference: 0.0 ± 0.0 points this round, over 3 deals")
     with pytest.raises(ValueError, match="at least 2 deals"):
         coach.move_cost(v, keep, lay, deals=1)
-    with pytest.raises(ValueError, match="legal actions"):
+    with pytest.raises(ValueError, match="is not a legal move of seat"):
         coach.move_cost(v, parse_action(f"{v.seat} draw"), lay)
 
 
@@ -398,6 +398,39 @@ def test_a_review_weighs_each_move_played_otherwise() -> None:
     assert coach.review_summary(plain)["weighed"] is None
     with pytest.raises(ValueError, match="deals is 0"):
         review(record, 0, deals=1)
+    # a budget of deals for the whole review: with more differences, fewer deals each (at least 2)
+    n = len(costs)
+    capped = review(record, 0, deals=16, budget=2 * n + 1)
+    assert [d.cost.deals for d in capped if d.cost is not None] == [2] * n
+    assert [d.cost for d in capped] == [d.cost for d in weighed]  # the same deals as deals=2: the same costs
+
+
+def test_a_review_weighs_a_go_down_in_the_players_own_arrangement() -> None:
+    """A person may arrange a go-down otherwise than the arrangement the view lists (``legal`` offers
+    one; the engine takes any): the review still weighs it."""
+    game = Game.new(preset("isra"), 3, 1)
+    players = [ExpertPlayer(s) for s in range(3)]
+    own: GoDown | None = None
+    while not game.is_over:
+        seat = game.to_act()[0]
+        v = view(game, seat)
+        listed = [a for a in v.legal if isinstance(a, GoDown)]
+        if seat == 0 and own is None and listed:
+            spare = [c for c in v.hand if c not in listed[0].melds[0].cards]
+            for c in spare:
+                cards = (c, *listed[0].melds[0].cards[1:])
+                mine = GoDown(0, (dataclasses.replace(listed[0].melds[0], cards=cards), *listed[0].melds[1:]))
+                if mine not in v.legal and game.is_legal(mine):
+                    own = mine
+                    break
+            if own is not None:
+                game.apply(own)
+                continue
+        game.apply(players[seat].choose(v))
+    assert own is not None, "no other arrangement found"
+    decisions = review(GameRecord.of(game), 0, deals=2)
+    (d,) = [d for d in decisions if d.played == own]
+    assert not d.agreed and d.cost is not None and d.cost.deals == 2
 
 
 def test_what_the_weighed_differences_came_to_in_words() -> None:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from shanghai.bots.coach import review, review_summary
 from shanghai.bots.expert import ExpertPlayer
+from shanghai.bots.greedy import GreedyPlayer
 from shanghai.bots.match import play_game
 from shanghai.engine import Game, parse_action
+from shanghai.engine.actions import Discard
 from shanghai.engine.record import GameRecord
 from shanghai.engine.view import view
 from shanghai.rules import preset
@@ -187,3 +190,62 @@ def test_the_coachs_review_is_worked_out_once_a_seat(tmp_path: Path) -> None:
     (bos,) = bo
     assert isinstance(bos, dict) and bos["seat"] == 1 and bos["decisions"] == len(review(record, 1))
     assert gone == [] and made == 2  # Ann's once, Bo's once
+
+
+def _may_i_until(stop: Callable[[Game], bool], seed: int) -> Game:
+    game = Game.new(preset("may-i"), 3, seed)
+    players = [GreedyPlayer(s) for s in range(3)]
+    while not stop(game):
+        seat = game.to_act()[0]
+        game.apply(players[seat].choose(view(game, seat)))
+    return game
+
+
+def test_take_back_on_a_loaded_table(tmp_path: Path) -> None:
+    """The server's take-back: the person's own last discard, removed from the database; not a discard
+    that went out (the round is scored), nor one the person did not send (a stand-in's)."""
+    def ours(game: Game) -> bool:
+        last = game.actions[-1] if game.actions else None
+        return isinstance(last, Discard) and last.seat == 0 and not game.round_results
+    mid = _may_i_until(ours, 2)
+    out = next(g for g in (_may_i_until(lambda g: bool(g.round_results), s) for s in range(20))
+               if isinstance(g.actions[-1], Discard))
+    storage = Storage(f"sqlite:///{tmp_path / 's.sqlite3'}")
+    try:
+        for gid, game in (("mid", mid), ("out", out)):
+            seat = game.actions[-1].seat
+            rows = [SeatRow(s, "human", None, "Ann", hash_token(f"t-{gid}")) if s == seat else
+                    SeatRow(s, "bot", "greedy", f"Bot {s}", None) for s in range(3)]
+            storage.create_game(gid, f"inv-{gid}", {"preset": "may-i"}, game.seed, {}, rows)
+            storage.save_seats(gid, rows, status="playing")
+            texts = [str(a) for a in game.actions]
+            storage.append_actions([(gid, n, t, False) for n, t in enumerate(texts)])
+
+        async def run() -> tuple[list[object], list[object], int | None, int | None]:
+            manager = Manager(storage, Settings(bot_pause=30.0))
+            answers = []
+            seats = []
+            for gid in ("mid", "out"):
+                table = manager.load(gid)
+                assert table is not None and table.status == "playing" and table.game is not None
+                seat = table.game.actions[-1].seat
+                conn = Conn()
+                conn.table, conn.seat = table, seat
+                assert table.take_back_seat() is None  # loaded from the database: not sent by the person here
+                table.own_discard = len(table.game.actions) - 1  # as if she had just sent it
+                seats.append(table.take_back_seat())
+                await manager.handle(conn, {"type": "take_back", "id": 1, "version": table.version})
+                answers.append([m for m in conn.outbox if isinstance(m, dict)])
+            await manager.shutdown()
+            return answers[0], answers[1], seats[0], seats[1]
+
+        mid_answers, out_answers, mid_seat, out_seat = asyncio.run(run())
+        assert mid_seat == 0 and out_seat is None
+        assert mid_answers[-1]["type"] == "ok" and mid_answers[-1]["version"] == len(mid.actions) - 1
+        assert out_answers[-1]["code"] == "no-take-back"
+        row = storage.load("mid")
+        assert row is not None and row.actions == [str(a) for a in mid.actions[:-1]]  # gone from the database
+        row = storage.load("out")
+        assert row is not None and len(row.actions) == len(out.actions)
+    finally:
+        storage.close()

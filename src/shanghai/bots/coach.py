@@ -26,6 +26,7 @@ which differences cost points and which were close calls.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Collection, Sequence
@@ -56,6 +57,7 @@ from shanghai.engine.view import MeldView, PlayerView, view
 from shanghai.rules import ManipulationRules
 
 REVIEW_DEALS = 16  # the interfaces' reviews weigh each difference over this many deals (seconds a game)
+REVIEW_BUDGET = 800  # and a whole review over at most this many (50 differences at 16; about 25 s on one core)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +147,8 @@ class Cost:
     def words(self) -> str:
         """The cost in the player's words, with its margin and how it was found."""
         f = ".0f" if self.margin >= 1 else ".1f"  # a margin under a point in tenths, not "± 0"
-        spread = f"{self.points:{f}} ± {self.margin:{f}}"
+        shown = f"{self.points:{f}}"
+        spread = f"{shown.removeprefix('-') if float(shown) == 0 else shown} ± {self.margin:{f}}"  # not "-0"
         over = f"over {self.deals} deals of the cards you could not see"
         if not self.clear:
             return f"no clear difference: {spread} points this round, {over}"
@@ -177,16 +180,20 @@ def move_cost(v: PlayerView, played: Action, advised: Action, deals: int = 16, s
     if deals < 2:
         raise ValueError(f"a move is weighed over at least 2 deals, not {deals}")
     seat = v.seat
-    if seat is None or played not in v.legal or advised not in v.legal:
-        raise ValueError("both moves must be legal actions of the view's seat")
+    if seat is None:
+        raise ValueError("a spectator's view has no moves to weigh")
     try:
         pub = public_round(v)
     except InconsistentViewError:
         return None
     rng = random.Random(seed)
     diffs: list[float] = []
-    for _ in range(deals):
+    for i in range(deals):
         game = sample(pub, rng)
+        if i == 0:  # legal in one sample, legal in all: it depends on the seat's hand and the table only
+            for move in (played, advised):  # (not ``v.legal``: it lists one arrangement of a go-down of many)
+                if move.seat != seat or not game.is_legal(move):
+                    raise ValueError(f"{move} is not a legal move of seat {seat} here")
         seeds = [rng.getrandbits(32) for _ in range(game.players)]
         after = [_round_points(game.copy(), move, seeds, seat) for move in (played, advised)]
         if after[0] is not None and after[1] is not None:
@@ -230,7 +237,8 @@ class Decision:
     cost: Cost | None = None   # where it did not and the review weighed it (:func:`move_cost`)
 
 
-def review(record: GameRecord, seat: int, seed: int = 0, tries: int = 4, deals: int = 0) -> list[Decision]:
+def review(record: GameRecord, seat: int, seed: int = 0, tries: int = 4, deals: int = 0,
+           budget: int = REVIEW_BUDGET) -> list[Decision]:
     """Replay ``record`` and ask the coach before every move of ``seat`` that was a choice (more
     than one legal action), from that seat's view only, with the hint button's ``seed``.
 
@@ -242,7 +250,9 @@ def review(record: GameRecord, seat: int, seed: int = 0, tries: int = 4, deals: 
 
     With ``deals`` (at least 2), each decision where the seat played otherwise is weighed by
     :func:`move_cost` over that many deals (each with a seed of its own, so the same review gives
-    the same costs); 0 weighs nothing.
+    the same costs); 0 weighs nothing. ``budget`` caps the deals of the whole review (its time): a
+    game with more differences than ``budget // deals`` weighs each over ``budget // differences``
+    deals (at least 2).
 
     ``RecordError`` for a record that does not replay, ``ValueError`` for a seat not at the table
     or a game the coach does not play (manipulation rummy).
@@ -262,10 +272,13 @@ def review(record: GameRecord, seat: int, seed: int = 0, tries: int = 4, deals: 
         raise ValueError(f"tries must be at least 1, not {tries}")
     if deals == 1 or deals < 0:
         raise ValueError(f"deals is 0 (weigh nothing) or at least 2, not {deals}")
+    if budget < 2:
+        raise ValueError(f"budget is at least 2 deals, not {budget}")
     if not 0 <= seat < len(record.players):
         raise ValueError(f"no seat {seat}: the record seats {len(record.players)} players (0-"
                          f"{len(record.players) - 1})")
     decisions: list[Decision] = []
+    differ: list[tuple[int, PlayerView]] = []  # the decisions to weigh: their place, the seat's view
 
     def before(game: AnyGame, index: int, action: AnyAction) -> None:
         if action.seat != seat or not isinstance(game, Game) or not isinstance(action, Action):
@@ -282,11 +295,18 @@ def review(record: GameRecord, seat: int, seed: int = 0, tries: int = 4, deals: 
             also = advise(v, other)
             if same_move(action, also.action, wilds):
                 tip, agreed = also, True
-        cost = None if agreed or not deals else move_cost(v, action, tip.action, deals, seed * 1_000_003 + index)
+        if not agreed:
+            differ.append((len(decisions), v))
         decisions.append(Decision(index, v.round_number, v.contract, v.phase, v.hand, v.discard_top, v.table,
-                                  action, tip, agreed, cost))
+                                  action, tip, agreed))
 
     record.replay(before=before)
+    if deals and differ:
+        each = deals if len(differ) * deals <= budget else max(2, budget // len(differ))
+        for i, v in differ:
+            d = decisions[i]
+            cost = move_cost(v, d.played, d.advice.action, each, seed * 1_000_003 + d.index)
+            decisions[i] = dataclasses.replace(d, cost=cost)
     return decisions
 
 

@@ -17,7 +17,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from shanghai.bots.coach import REVIEW_DEALS, advise, hand_texts, move_words, review, review_summary, with_reason
+from shanghai.bots.coach import (
+    REVIEW_BUDGET,
+    REVIEW_DEALS,
+    advise,
+    hand_texts,
+    move_words,
+    review,
+    review_summary,
+    with_reason,
+)
 from shanghai.cards import card_text
 from shanghai.cli.common import EXIT_NO, EXIT_OK, CliError
 from shanghai.cli.play import default_record_path, people_seats
@@ -137,7 +146,7 @@ def review_text(obj: dict[str, Any]) -> list[str]:
         lines.append(f"    {name}: {m['played']}")
         lines.append(f"    coach: {m['advice']}")
         if m["cost"] is not None:
-            lines.append(f"    {'cost' if m['cost']['clear'] else 'weighed'}: {m['cost']['words']}")
+            lines.append(f"    weighed: {m['cost']['words']}")
     n, agreed = obj["decisions"], obj["agreed"]
     if not n:
         lines.append(f"{name} made no choice in this record (no move, or only forced ones).")
@@ -237,5 +246,6 @@ def add_coach_parser(sub: Any) -> None:
     p.add_argument("--deals", type=int, default=None, metavar="N",
                    help="with --review: weigh each difference over N deals of the cards the seat could not see, "
                         f"both moves played out to the round's end by the expert (default {REVIEW_DEALS}; 0: "
-                        "do not weigh)")
+                        f"do not weigh; at most {REVIEW_BUDGET} deals in all, fewer each where there are many "
+                        "differences)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -1260,7 +1260,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                              "for the answer (default: 10)")
     parser.add_argument("--take-back", type=float, default=2.0, metavar="SECONDS",
                         help="full-screen game: after your discard the computer players wait this long, and "
-                             "until one acts U takes the discard back; 0: they do not wait (default: 2)")
+                             "until one acts U takes the discard back; 0: the usual --pause (default: 2)")
 
 
 LEVELS = ("easy", "medium", "hard", "expert")

@@ -312,6 +312,7 @@ class Table:
         # every change of the game counted, never going back (the version goes back one on a take-back,
         # so a computer player's choice for the version before must not be applied to a later one)
         self.changes = 0
+        self.own_discard: int | None = None  # the index of the last discard a person sent themself
 
     # -- state -------------------------------------------------------------------------------------
     @property
@@ -608,8 +609,8 @@ class Table:
         if not isinstance(game, Game) or self.status != "playing" or not game.actions:
             return None
         last = game.actions[-1]
-        if not isinstance(last, Discard) or self.seats[last.seat].kind != HUMAN or self.seats[last.seat].open:
-            return None
+        if not isinstance(last, Discard) or self.own_discard != len(game.actions) - 1:
+            return None  # a person's own discard (sent from their connection), not a stand-in's
         if any(not (s.kind == BOT or s.open) for i, s in enumerate(self.seats) if i != last.seat):
             return None
         if game.phase is Phase.GAME_OVER or (game.round_results and game.round_start == len(game.actions)):
@@ -1036,6 +1037,8 @@ class Manager:
         else:
             action = sent
         await table.apply(action)
+        if isinstance(action, Discard):
+            table.own_discard = len(game.actions)  # its index (``game`` is the state before it)
         conn.send({"type": "accepted", "ref": msg.get("id"), "action": str(action), "version": table.version})
 
     async def on_take_back(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:

@@ -262,6 +262,7 @@ class TableScreen(CardTable[PlayerView, Applied]):
             self._bot_timer = None
         self._discarded = None
         self.viewer = discard.seat
+        self._last_hand[discard.card] += 1  # back in the hand, not new in it
         text = f"{self.session.names[discard.seat]} took back the discard of {render.card_label(discard.card)}."
         self.say(text, "bold")
         self.message = Text(text, style="bold green")

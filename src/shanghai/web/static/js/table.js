@@ -223,8 +223,10 @@ export class TableView {
     if (!g) return;
     if (this.hintMsg && this.hintMsg.version !== st.version) this.hintMsg = null;
     const pg = prev && prev.game;
+    const lastMove = pg ? (pg.history[pg.history.length - 1] || "").split(" ") : [];
     const undone = pg && st.version === prev.version - 1 && pg.round_number === g.round_number
-      ? (pg.history[pg.history.length - 1] || "").split(" ")[2] : null;  // our discard, taken back
+      && Number(lastMove[0]) === st.you && lastMove[1] === "discard" ? lastMove[2] : null;  // ours, taken back
+    this.tookBack = Boolean(undone);
     if (g.phase !== "game-over" && this.reviewAsked) {  // a review belongs to a finished game
       Object.assign(this, { reviewAsked: false, reviewMsg: null, reviewRef: null });
       this.renderReview();
@@ -251,8 +253,8 @@ export class TableView {
     // got: the cards this state brought (said aloud once); drawn: marked fresh until the hand changes
     // again, so that another player's move does not draw the hand again (a held card would lose its look)
     const dealt = !prev || !prev.game || prev.game.round_number !== this.st.game.round_number;
-    this.got = prev && prev.game ? added : [];
-    if (dealt) this.drawn = []; else if (changed) this.drawn = added;
+    this.got = prev && prev.game && !this.tookBack ? added : [];  // a discard taken back is not a new card
+    if (dealt) this.drawn = []; else if (changed && !this.tookBack) this.drawn = added;
     if (changed) { this.selected.clear(); this.staged = this.staged.filter(() => false); }
   }
 
