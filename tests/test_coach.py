@@ -465,5 +465,20 @@ def test_moves_in_words_name_the_melds_by_their_cards() -> None:
     GameRecord.of(game).replay(before=before)
     assert seen > 0
     assert coach.move_words(parse_action("1 layoff 5C m4")) == "lay off 5C on meld 4"  # no table given
+    # the expert's reasons name a meld by its number (the terminal games show it) and its cards (the
+    # browser shows only those)
+    reasons = 0
+
+    def reason(g: object, index: int, action: object) -> None:
+        nonlocal reasons
+        if isinstance(g, Game) and isinstance(action, LayOff):
+            v = view(g, action.seat)
+            chosen, why = ExpertPlayer(action.seat).decide(v)
+            if isinstance(chosen, LayOff):
+                meld = next(m for m in v.table if m.id == chosen.meld)
+                assert f"on meld {chosen.meld} ({meld.kind} {meld.text()})" in why, why
+                reasons += 1
+    GameRecord.of(game).replay(before=reason)
+    assert reasons > 0
     assert coach.move_words(parse_action("1 draw")) == "draw"
     assert coach.move_words(parse_action("1 cut 12")) == "cut 12"

@@ -374,7 +374,8 @@ def with_reason(words: str, reason: str) -> str:
 
     >>> with_reason("discard KS", "discard KS: high card that fits nothing")
     'discard KS: high card that fits nothing'
-    >>> with_reason("lay off JK on the run 4H 5H 6H 7H, low end", "lay off JK on meld 3 (run): never keep a wild")
+    >>> with_reason("lay off JK on the run 4H 5H 6H 7H, low end",
+    ...             "lay off JK on meld 3 (run 4H 5H 6H 7H): never keep a wild")
     'lay off JK on the run 4H 5H 6H 7H, low end: never keep a wild'
     >>> with_reason("lay off 5C on the set 5H 5S 5D", "lay off 5C on meld 2")
     'lay off 5C on the set 5H 5S 5D'

@@ -225,7 +225,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from shanghai.bots.greedy import GreedyPlayer, contract_progress, greedy_reason
+from shanghai.bots.greedy import GreedyPlayer, contract_progress, greedy_reason, meld_named
 from shanghai.bots.hand_eval import (
     HandEval,
     Knowledge,
@@ -465,7 +465,7 @@ class ExpertPlayer:
         if not legal or view.seat is None:
             raise ValueError(f"seat {view.seat} has no legal action")
         if len(legal) == 1:
-            return legal[0], _only_reason(legal[0])
+            return legal[0], _only_reason(legal[0], view)
         if view.phase == Phase.CUT:
             return self._cut(view)
         if self.settings.lookahead and not _quiet(view):
@@ -484,7 +484,7 @@ class ExpertPlayer:
             if isinstance(a, Discard) and self.settings.points_first and not view.down[view.seat]:
                 return a, (f"discard {card_text(a.card)}: it helps your contract least, and of those "
                            f"it holds the most points ({view.rules.points(a.card)})")
-            return a, greedy_reason(a)
+            return a, greedy_reason(a, view)
         t = _Turn(view, self.settings)
         if view.phase == Phase.BUY:
             return self._buy(t)
@@ -522,7 +522,7 @@ class ExpertPlayer:
         passing = next((a for a in v.legal if isinstance(a, Pass)), None)
         if buy is None or passing is None:
             only = passing or buy or v.legal[0]
-            return only, _only_reason(only)
+            return only, _only_reason(only, v)
         card = v.discard_top
         if card is None:
             return passing, "pass: nothing to buy"
@@ -602,7 +602,7 @@ class ExpertPlayer:
             return calls[0], "call Shanghai: you are down and shed a card"
         if passing is not None:
             return passing, "pass: not down yet, a random card of yours would go"
-        return v.legal[0], _only_reason(v.legal[0])
+        return v.legal[0], _only_reason(v.legal[0], v)
 
     # -- drawing ----------------------------------------------------------------------------------
     def _draw(self, t: _Turn) -> tuple[Action, str]:
@@ -611,7 +611,7 @@ class ExpertPlayer:
         draw = next((a for a in v.legal if isinstance(a, DrawStock)), None)
         if take is None or draw is None:
             only = draw or take or v.legal[0]
-            return only, _only_reason(only)
+            return only, _only_reason(only, v)
         card = v.discard_top
         if card is None:
             return draw, "draw: no discard"
@@ -664,13 +664,13 @@ class ExpertPlayer:
         replaces = [a for a in legal if isinstance(a, ReplaceWild)]
         if replaces:
             a = replaces[0]
-            return a, f"replace the wild on meld {a.meld} with {card_text(a.card)}: free it to play"
+            return a, f"replace the wild on {meld_named(v, a.meld)} with {card_text(a.card)}: free it to play"
         layoffs = [a for a in legal if isinstance(a, LayOff)]
         if layoffs:
             return self._best_layoff(t, layoffs, freed=False)
         discards = [a for a in legal if isinstance(a, Discard)]
         if not discards:
-            return legal[0], _only_reason(legal[0])
+            return legal[0], _only_reason(legal[0], v)
         card, reason = self._discard(t, sorted({a.card for a in discards}))
         protected = [a for a in discards if a.card == card and a.shanghai]
         if protected:
@@ -707,7 +707,7 @@ class ExpertPlayer:
         naturals = [a for a in options if a.card not in t.wilds]
         if naturals and not freed:
             a = max(naturals, key=lambda x: (t.points(x.card), -x.meld))
-            return a, f"lay off {card_text(a.card)} on meld {a.meld}"
+            return a, f"lay off {card_text(a.card)} on {meld_named(v, a.meld)}"
         # a wild: on a run, where it opens a place for a card of the hand if possible
         hand = set(v.hand)
 
@@ -725,8 +725,7 @@ class ExpertPlayer:
             return (kinds.get(x.meld) == "run", opens, -x.meld)
 
         a = max(options, key=key)
-        where = "run" if kinds.get(a.meld) == "run" else "set"
-        return a, f"lay off {card_text(a.card)} on meld {a.meld} ({where}): never keep a wild once down"
+        return a, f"lay off {card_text(a.card)} on {meld_named(v, a.meld)}: never keep a wild once down"
 
     def _discard(self, t: _Turn, cards: list[Card]) -> tuple[Card, str]:
         v = t.v
@@ -974,7 +973,7 @@ def _quiet(v: PlayerView) -> bool:
     return lead > 55 and sum(v.rules.points(c) for c in v.hand) <= lead
 
 
-def _only_reason(a: Action) -> str:
+def _only_reason(a: Action, v: PlayerView) -> str:
     if isinstance(a, Pass):
         return "pass: the only choice"
     if isinstance(a, DrawStock):
@@ -982,5 +981,5 @@ def _only_reason(a: Action) -> str:
     if isinstance(a, Discard):
         return f"discard {card_text(a.card)}: the only choice"
     if isinstance(a, LayOff):
-        return f"lay off {card_text(a.card)} on meld {a.meld}: the only choice"
+        return f"lay off {card_text(a.card)} on {meld_named(v, a.meld)}: the only choice"
     return f"{a}: the only choice"

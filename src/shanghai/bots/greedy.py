@@ -417,8 +417,23 @@ class GreedyPlayer:
         return key
 
 
-def greedy_reason(a: Action) -> str:
-    """A one-line reason for an action chosen by greedy's rules (for the coach)."""
+def meld_named(v: PlayerView, meld_id: int) -> str:
+    """A table meld as a reason names it: its number, as the terminal games show it, and its cards,
+    which every interface shows ("meld 3 (run 4H 5H 6H 7H)").
+
+    >>> from shanghai.engine.game import Game
+    >>> from shanghai.engine.view import view
+    >>> from shanghai.rules import preset
+    >>> meld_named(view(Game.new(preset("isra"), 4, 1), 0), 3)
+    'meld 3'
+    """
+    m = next((m for m in v.table if m.id == meld_id), None)
+    return f"meld {meld_id}" if m is None else f"meld {meld_id} ({m.kind} {m.text()})"
+
+
+def greedy_reason(a: Action, v: PlayerView | None = None) -> str:
+    """A one-line reason for an action chosen by greedy's rules (for the coach); ``v``, the view it
+    was chosen in, names a meld by its cards too."""
     if isinstance(a, Buy):
         return "buy: it brings your hand closer to the contract"
     if isinstance(a, Pass):
@@ -430,7 +445,7 @@ def greedy_reason(a: Action) -> str:
     if isinstance(a, Discard):
         return f"discard {card_text(a.card)}: it helps your contract least"
     if isinstance(a, LayOff):
-        return f"lay off {card_text(a.card)} on meld {a.meld}"
+        return f"lay off {card_text(a.card)} on {meld_named(v, a.meld) if v is not None else f'meld {a.meld}'}"
     if isinstance(a, GoDown):
         return "go down now"
     return f"{a}"

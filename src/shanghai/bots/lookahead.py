@@ -142,7 +142,7 @@ class LookaheadPlayer(GreedyPlayer):
             short = self._contract_size(view) - self._progress(view, [*view.hand, view.discard_top])
             self._reason = (f"buy {card_text(view.discard_top)}: this contract needs more cards than a "
                             f"hand holds; it leaves you {short} short")
-        return action, self._reason or greedy_reason(action)
+        return action, self._reason or greedy_reason(action, view)
 
     # -- the sampled draws ----------------------------------------------------------------------
     def _samples(self, view: PlayerView, depth: int) -> list[tuple[Card, ...]]:

@@ -6,6 +6,12 @@ import { announce, clear, h, handTools, headTools, playerBox, scoresDialog, seat
 
 const PHASE_WORDS = { cut: "the cut", draw: "drawing", buy: "a buy", play: "playing", shanghai: "a Shanghai call", "game-over": "game over" };
 
+// Card texts (10C, JK) in the server's words ("lay off JK on meld 3 (run 7C 8C 9C)") shown as the page
+// shows cards (7♣), also where a bracket or a mark follows them.
+function cardsInText(text) {
+  return text.split(" ").map((w) => w.replace(/^(\(?)(JK|(?:10|[2-9JQKA])[SHDC])(?=[:,.;)]*$)/, (_, open, c) => open + cardShort(c))).join(" ");
+}
+
 export class TableView {
   constructor(root, conn, invite) {
     this.root = root;
@@ -200,8 +206,7 @@ export class TableView {
     if (parts.length) el.append(h("p", { class: "tip" }, `As the coach: ${parts.join("; ")}.`));
     if (msg.weighed) el.append(h("p", { id: "review-weighed" }, msg.weighed.words));
     if (!msg.moves.length) return;
-    // card texts (10C, JK) in the server's words shown as the page shows cards
-    const cards = (text) => text.split(" ").map((w) => w.replace(/^(JK|(?:10|[2-9JQKA])[SHDC])(?=[:,.;)]?$)/, (c) => cardShort(c))).join(" ");
+    const cards = cardsInText;
     el.append(h("ol", { class: "review-moves", id: "review-moves" }, msg.moves.map((m) => {
       // what the difference cost, where the server weighed it: a clear cost stands out
       const cost = m.cost ? h("div", { class: m.cost.clear && m.cost.points > 0 ? "cost costly" : "cost" },
@@ -612,7 +617,7 @@ export class TableView {
     if (!this.hintMsg) { if (box) box.remove(); return; }
     if (!box) { box = h("div", { id: "hint-box", class: "hint-box" }); this.el.actions.prepend(box); }
     clear(box);
-    box.append(h("strong", {}, "Coach: "), this.actionWords(this.hintMsg.action), this.hintMsg.reason ? h("span", { class: "reason" }, ` — ${this.hintMsg.reason}`) : null,
+    box.append(h("strong", {}, "Coach: "), this.actionWords(this.hintMsg.action), this.hintMsg.reason ? h("span", { class: "reason" }, ` — ${cardsInText(this.hintMsg.reason)}`) : null,
       h("button", { type: "button", class: "subtle", onclick: () => this.act(this.hintMsg.action) }, "Do it"));
   }
 
