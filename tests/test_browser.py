@@ -478,7 +478,9 @@ def test_a_discard_is_taken_back_against_computer_players(browser: Any, server: 
     srv = server(bot_pause=0.0, buy_seconds=30.0, take_back_seconds=30.0)
     ctx, page, errors = new_page(browser, srv)
     try:
-        create_table(page, srv, "Ann", ["greedy", "greedy", "greedy"])
+        invite = create_table(page, srv, "Ann", ["greedy", "greedy", "greedy"])
+        # the lobby's form offered the server's default, and the table has it
+        assert srv.http("GET", f"/api/invite/{invite}")[1]["settings"]["take_back_seconds"] == 30.0
         start_game(page)
         used: Counter[str] = Counter()
         deadline = time.monotonic() + 60

@@ -117,6 +117,9 @@ async function renderCreate() {
   const buySeconds = h("input", { id: "buy-seconds", type: "number", min: 0, max: 600, value: api.settings.buy_seconds });
   const botPause = h("input", { id: "bot-pause", type: "number", min: 0, max: 30, step: 0.1, value: api.settings.bot_pause });
   const buyRow = h("div", { class: "house-pair" }, h("label", { for: "buy-seconds" }, "Seconds to answer a buy"), buySeconds);
+  const takeBack = h("input", { id: "take-back-seconds", type: "number", min: 0, max: 30, step: 0.5, value: api.settings.take_back_seconds ?? 2 });
+  const takeBackRow = h("div", { class: "house-pair" },
+    h("label", { for: "take-back-seconds" }, "Seconds to take back a discard (against computer players)"), takeBack);
 
   const levelOptions = (selected) => [h("option", { value: "human" }, "A person (invite)"),
     ...levelsFor(presetSel.value).map((l) => h("option", { value: l, selected: l === selected }, `Computer: ${l}`))];
@@ -148,6 +151,7 @@ async function renderCreate() {
     manipBox.hidden = !manipulation;
     targetScore.placeholder = p.target_score ? `${p.target_score} (as the rules say)` : "as the rules say";
     buyRow.hidden = manipulation;
+    takeBackRow.hidden = manipulation;
     if (Number(count.value) < p.min_players) count.value = p.min_players;
     if (Number(count.value) > p.max_players) count.value = p.max_players;
     drawSeats();
@@ -161,7 +165,7 @@ async function renderCreate() {
     h("label", { for: "preset" }, "Rule set"), presetSel, desc, options,
     h("label", { for: "players" }, "Players"), count, seatsBox,
     h("details", { class: "house" }, h("summary", {}, "House rules and timing"), houseBox, manipBox,
-      h("div", { class: "house-grid" }, buyRow, h("label", { for: "bot-pause" }, "Computer players' pause (s)"), botPause)),
+      h("div", { class: "house-grid" }, buyRow, takeBackRow, h("label", { for: "bot-pause" }, "Computer players' pause (s)"), botPause)),
     err,
     h("button", { type: "submit", class: "primary", id: "create" }, "Create the table"));
   form.addEventListener("submit", async (ev) => {
@@ -181,7 +185,7 @@ async function renderCreate() {
       name: nameIn.value.trim(),
       rules: { preset: presetSel.value, options: [...options.querySelectorAll("input:checked")].map((i) => i.value), changes },
       seats: ["human", ...[...seatsBox.querySelectorAll("select")].map((s) => s.value)],
-      settings: { buy_seconds: Number(buySeconds.value), bot_pause: Number(botPause.value) },
+      settings: { buy_seconds: Number(buySeconds.value), bot_pause: Number(botPause.value), take_back_seconds: Number(takeBack.value) },
     };
     try {
       const out = await getJSON("/api/tables", body);
