@@ -29,6 +29,7 @@ from shanghai.cli.simulate import add_simulate_parser, run_simulate
 from shanghai.cli.tournament import add_tournament_parser, run_tournament_command
 from shanghai.errors import RuleNotImplementedError, ShanghaiError
 from shanghai.rules import PRESETS, ManipulationRules, Rules
+from shanghai.rules.guide import guide_text
 from shanghai.rules.presets import OPTION_PRESETS, OPTIONS, OTHER_GAMES, PLANNED_PRESETS
 
 PROG = "shanghai"
@@ -99,6 +100,12 @@ def run_rules(args: argparse.Namespace) -> int:
         sys.stdout.write("\n".join(lines) + "\n")
         return EXIT_OK
     rules = load_rules(args.preset, args.option)
+    if args.guide:
+        if not isinstance(rules, Rules):
+            raise CliError(f"the guide covers the contract games; 'shanghai rules {args.preset}' gives every rule "
+                           f"of {rules.title}")
+        sys.stdout.write(guide_text(rules) + "\n")
+        return EXIT_OK
     sys.stdout.write(describe(rules))
     return EXIT_OK
 
@@ -117,6 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "buying, going down / laying off / replacing wilds, going out, scoring, extras and "
                     "the stock running out.")
     rules.add_argument("preset", nargs="?", metavar="PRESET", help="a preset name, e.g. isra")
+    rules.add_argument("--guide", action="store_true",
+                       help="how to play, for a newcomer: the preset in a few short steps (the contract games)")
     rules.add_argument("--option", "-o", action="append", metavar="OPT",
                        help=f"an option of {', '.join(OPTION_PRESETS)} (repeatable): {', '.join(OPTIONS)}")
     rules.set_defaults(run=run_rules)
