@@ -515,6 +515,44 @@ def test_a_discard_is_taken_back_against_computer_players(browser: Any, server: 
         ctx.close()
 
 
+def test_how_to_play_in_the_lobby_and_at_the_table(browser: Any, server: Callable[..., Server]) -> None:
+    """../shared/PLAYERS-EXPECT.md: "a tutorial for newcomers": the rule set's guide, step by step, from the
+    lobby (the rules chosen) and at the table (the table's rules); the table's keys wait while it is open."""
+    srv = server(bot_pause=0.0, buy_seconds=30.0)
+    ctx, page, errors = new_page(browser, srv)
+    try:
+        page.goto(srv.base + "/")
+        page.select_option("#preset", "may-i")
+        page.dispatch_event("#preset", "change")
+        page.click("#lobby-guide")
+        page.wait_for_selector("#guide[open] #guide-steps li")
+        expected = srv.http("GET", "/api/guide/may-i")[1]
+        titles = page.eval_on_selector_all("#guide-steps li strong", "els => els.map(e => e.innerText)")
+        assert titles == [s["title"] for s in expected["steps"]]
+        assert page.inner_text("#guide-title") == f"How to play: {expected['title']}"
+        page.click("#close-guide")
+        assert page.locator("#guide[open]").count() == 0
+        create_table(page, srv, "Ann", ["greedy", "greedy", "greedy"], preset="isra")
+        start_game(page)
+        deadline = time.monotonic() + 60
+        while not page.locator("#draw").count():  # Ann's turn to draw (she may cut first)
+            assert time.monotonic() < deadline, "no turn to draw came"
+            if page.locator("#cut").count():
+                step(page)
+            page.wait_for_timeout(40)
+        page.click("#show-guide")
+        page.wait_for_selector("#guide[open] #guide-steps li[data-key='cut']")  # isra's THE CUT
+        before = version(page)
+        page.keyboard.press("s")  # S draws at the table, not while the guide is open
+        page.wait_for_timeout(300)
+        assert version(page) == before
+        page.keyboard.press("Escape")
+        assert page.locator("#guide[open]").count() == 0
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
 def test_the_coach_reviews_a_finished_game(browser: Any, server: Callable[..., Server]) -> None:
     """At the end of a game the page asks the coach for its review of the person's play (here played by
     a stand-in after Ann left) and shows each decision where it differed, as the server worked it out."""

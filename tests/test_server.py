@@ -592,6 +592,17 @@ def test_api_describes_presets_and_levels(server: Callable[..., Server], tmp_pat
     assert table["settings"]["buy_seconds"] == 5 and len(table["seats"]) == 3
     status, out = srv.http("POST", "/api/tables", {"name": "Ann", "settings": {"buy_seconds": -1}})
     assert status == 400 and out["error"] == "bad-settings"
+    # how to play: a preset's guide, and a table's (its house rules: 2 penalty cards where may-i has 1)
+    status, guide = srv.http("GET", "/api/guide/may-i")
+    assert status == 200 and guide["rules"] == "may-i" and guide["steps"][0]["key"] == "aim"
+    assert guide["rules_text"].startswith("Shanghai Rummy with")
+    buying = {s["key"]: s["text"] for s in guide["steps"]}["buy"]
+    assert "1 penalty card from the stock" in buying
+    status, guide = srv.http("GET", f"/api/invite/{created['invite']}/guide")
+    assert status == 200 and "2 penalty cards from the stock" in {s["key"]: s["text"] for s in guide["steps"]}["buy"]
+    status, guide = srv.http("GET", "/api/guide/manipulation")
+    assert status == 200 and guide["steps"] == [] and "manipulation" in guide["rules_text"]
+    assert srv.http("GET", "/api/guide/nope")[0] == 404 and srv.http("GET", "/api/invite/nope/guide")[0] == 404
     # the browser front end's files are served beside the API, and the invite link opens its page
     for path in ("/", "/app.js", f"/join/{created['invite']}"):
         with urllib.request.urlopen(srv.base + path, timeout=10) as resp:

@@ -417,3 +417,38 @@ def test_the_end_of_the_game_shows_the_crown_and_the_dunce_cap(tmp_path: Path) -
         assert game.is_over
 
     run(main)
+
+
+def test_how_to_play_from_the_start_screen_and_the_table(tmp_path: Path) -> None:
+    """F2 on the start screen and I at the table show the rule set's guide for newcomers
+    (``shanghai.rules.guide``); Enter goes back."""
+    from shanghai.rules.guide import how_to_play
+    from shanghai.tui.screens import InfoScreen
+
+    async def main() -> None:
+        app = ShanghaiApp(Settings(rules="may-i", players=3, seed=4, record=tmp_path / "g.jsonl", pause=0,
+                                   buy_timeout=0, take_back=0))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            start = app.screen
+            await pilot.press("f2")
+            await pilot.pause()
+            assert isinstance(app.screen, InfoScreen)
+            text = shown(app.screen.query_one("#info", Static))
+            assert all(s.title in text for s in how_to_play(preset("may-i")))
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is start
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            table = app.table
+            await pilot.press("i")
+            await pilot.pause()
+            assert isinstance(app.screen, InfoScreen)
+            assert "How to play" in shown(app.screen.query_one(".question", Static))
+            assert "Your turn" in shown(app.screen.query_one("#info", Static))
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is table
+
+    run(main)

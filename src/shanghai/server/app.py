@@ -50,6 +50,7 @@ from shanghai.server.tables import (
     TokenBucket,
     default_level,
     game_kind,
+    guide_json,
     known_levels,
     levels_for,
 )
@@ -122,6 +123,19 @@ def create_app(storage: Storage, *, defaults: Settings | None = None, static_dir
             return _error_response(exc)
         return PlainTextResponse(text, media_type="application/x-ndjson")
 
+    async def table_guide(request: Request) -> Response:
+        try:
+            return JSONResponse(manager.guide(request.path_params["invite"]))
+        except ProtocolError as exc:
+            return _error_response(exc)
+
+    async def preset_guide(request: Request) -> Response:
+        name = request.path_params["preset"]
+        rules = PRESETS.get(name) or OTHER_GAMES.get(name)
+        if rules is None:
+            return _error_response(ProtocolError(f"no rule set {name!r}", "not-found"))
+        return JSONResponse(guide_json(rules))
+
     async def join_page(request: Request) -> Response:
         if static is not None and (static / "index.html").is_file():
             return FileResponse(static / "index.html")
@@ -139,6 +153,8 @@ def create_app(storage: Storage, *, defaults: Settings | None = None, static_dir
         Route("/api/invite/{invite}", invite_info, methods=["GET"]),
         Route("/api/invite/{invite}/join", join, methods=["POST"]),
         Route("/api/invite/{invite}/record", finished_record, methods=["GET"]),
+        Route("/api/invite/{invite}/guide", table_guide, methods=["GET"]),
+        Route("/api/guide/{preset}", preset_guide, methods=["GET"]),
         Route("/join/{invite}", join_page, methods=["GET"]),
         WebSocketRoute("/ws", websocket),
     ]

@@ -35,6 +35,7 @@ from shanghai.engine.take_back import TakeBackError, take_back
 from shanghai.engine.view import view
 from shanghai.errors import IllegalActionError, RecordError, RuleNotImplementedError, ShanghaiError
 from shanghai.rules import AnyRules, ManipulationRules
+from shanghai.rules.guide import how_to_play
 from shanghai.server.protocol import (
     PROTOCOL_VERSION,
     PROTOCOLS,
@@ -73,6 +74,16 @@ MANIPULATION_PRIVATE = ("seat", "hand", "drawn", "placeable")  # ... and of its 
 OUTBOX_LIMIT = 256
 SETTING_LIMITS = {"buy_seconds": (0.0, 600.0), "bot_pause": (0.0, 30.0), "standin_seconds": (0.0, 3600.0),
                   "take_back_seconds": (0.0, 30.0)}
+
+
+def guide_json(rules: AnyRules) -> dict[str, Any]:
+    """A rule set's guide for newcomers (``shanghai.rules.guide``; none for manipulation rummy) and its
+    every rule in words (``shanghai rules PRESET``), as ``GET /api/guide/...`` sends them."""
+    from shanghai.cli.describe import describe  # the rules in words live with the command that prints them
+
+    steps = [] if isinstance(rules, ManipulationRules) else [
+        {"key": s.key, "title": s.title, "text": s.text} for s in how_to_play(rules)]
+    return {"rules": rules.name, "title": rules.title, "steps": steps, "rules_text": describe(rules)}
 
 
 def known_levels() -> tuple[str, ...]:
@@ -853,6 +864,13 @@ class Manager:
         if table is None:
             raise ProtocolError("no table has this invitation", "not-found")
         return table.table_json()
+
+    def guide(self, invite: str) -> dict[str, Any]:
+        """How to play at this table: its rules (house rules included) in a few steps, and in full."""
+        table = self.table_of_invite(invite)
+        if table is None:
+            raise ProtocolError("no table has this invitation", "not-found")
+        return guide_json(table.rules)
 
     def finished_record(self, invite: str) -> str:
         """A finished game's record (JSON lines): while a game is in play it would tell every hand."""

@@ -25,14 +25,17 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from shanghai.cli.common import split_options
+from shanghai.cli.describe import describe
 from shanghai.cli.play import BOT_NAMES, keep_unfinished, record_path
 from shanghai.engine.game import Game
 from shanghai.engine.manipulation import ManipulationGame
 from shanghai.errors import ShanghaiError
 from shanghai.rules import OTHER_GAMES, PRESETS, ManipulationRules, preset
+from shanghai.rules.guide import guide_text
 from shanghai.rules.model import Rules
 from shanghai.rules.presets import OPTION_PRESETS, OPTIONS
 from shanghai.tui.manipulation import ManipulationScreen
+from shanghai.tui.screens import InfoScreen
 from shanghai.tui.session import HUMAN, AnySession, GameSession, ManipulationSession, available_levels, resume_session
 from shanghai.tui.style import CSS
 from shanghai.tui.table import TableScreen
@@ -79,7 +82,8 @@ class StartScreen(Screen[None]):
     """Rule set, players, opponents' levels, names and house rules; Ctrl+S or the button starts."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "start", "Start the game"), Binding("escape", "app.quit", "Quit")
+        Binding("ctrl+s", "start", "Start the game"), Binding("f2", "guide", "How to play"),
+        Binding("escape", "app.quit", "Quit")
     ]
 
     def __init__(self, settings: Settings) -> None:
@@ -99,6 +103,7 @@ class StartScreen(Screen[None]):
                 yield Select([(f"{name} — {r.title}", name) for name, r in GAMES.items()],
                              value=self._start_rules(), allow_blank=False, id="preset")
             yield Static(id="description")
+            yield Button("How to play these rules (F2)", id="guide-button")
             with Horizontal(classes="row"):
                 yield Label("Players", classes="label")
                 yield Select([(str(n), n) for n in range(2, MAX_SEATS + 1)], value=s.players,
@@ -187,6 +192,15 @@ class StartScreen(Screen[None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start-button":
             self.action_start()
+        elif event.button.id == "guide-button":
+            self.action_guide()
+
+    def action_guide(self) -> None:
+        """How to play the chosen rule set (the contract games' guide; manipulation rummy's every rule)."""
+        name = str(self.query_one("#preset", Select).value)
+        rules = GAMES[name]
+        body = describe(rules) if isinstance(rules, ManipulationRules) else guide_text(rules)
+        self.app.push_screen(InfoScreen(f"How to play: {rules.title}", Text(body), footer="Press Enter to go back."))
 
     def action_start(self) -> None:
         try:

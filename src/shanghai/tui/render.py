@@ -52,6 +52,7 @@ U               take back your discard, before anybody has acted on it (the othe
 C               cut the deck (THE CUT) / call “Shanghai”
 A               every legal move, to choose from
 H               a hint (the coach), with its reason
+I               how to play these rules (a guide for newcomers)
 S               sort the hand by suit or by rank
 P               the score pad
 Esc             clear the selected cards

@@ -39,6 +39,7 @@ from shanghai.engine.record import GameRecord
 from shanghai.engine.view import PlayerView
 from shanghai.errors import IllegalActionError, ShanghaiError
 from shanghai.melds import End, run_arrangements
+from shanghai.rules.guide import guide_text
 from shanghai.rules.model import MeldKind, Rules
 from shanghai.tui import render
 from shanghai.tui.base import HAND_BINDINGS, CardTable, HandRow
@@ -79,6 +80,7 @@ class TableScreen(CardTable[PlayerView, Applied]):
         Binding("delete", "discard", "Discard", show=False),
         Binding("c", "cut_or_call", "Cut/Call"),
         Binding("h", "hint", "Hint"),
+        Binding("i", "guide", "How to play"),
         Binding("a", "moves", "Moves"),
         Binding("q", "quit_game", "Quit"),
         Binding("question_mark,f1", "keys", "Keys"),
@@ -244,6 +246,10 @@ class TableScreen(CardTable[PlayerView, Applied]):
         if self._taken_back_card() is None or self._discarded is None:
             return self.pause
         return max(self.pause, self._discarded[1] + self.take_back - time.monotonic())
+
+    def action_guide(self) -> None:
+        """How to play these rules (``shanghai.rules.guide``), on a page; the game waits."""
+        self._show_info(f"How to play: {self.session.game.rules.title}", Text(guide_text(self.session.game.rules)))
 
     def action_take_back(self) -> None:
         discard = self._taken_back_card()

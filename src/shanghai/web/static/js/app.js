@@ -1,5 +1,5 @@
 // The page: routes (/ the lobby, /join/INVITE a table), seat tokens in localStorage, the connection.
-import { announce, clear, h, toast } from "./dom.js";
+import { announce, clear, guideDialog, h, toast } from "./dom.js";
 import { Connection } from "./net.js";
 import { ManipulationTableView } from "./manipulation.js";
 import { TableView } from "./table.js";
@@ -91,6 +91,7 @@ async function renderCreate() {
   const presetSel = h("select", { id: "preset", name: "preset" },
     api.presets.map((p) => h("option", { value: p.name }, `${p.name} — ${p.title}`)));
   const desc = h("p", { id: "preset-desc", class: "desc" });
+  const guideBtn = h("button", { type: "button", id: "lobby-guide", class: "subtle", onclick: () => guideDialog(`/api/guide/${presetSel.value}`) }, "How to play these rules");
   const options = h("fieldset", { class: "options" });
   const seatsBox = h("div", { id: "seats", class: "seat-list" });
   const count = h("input", { id: "players", type: "number", min: 3, max: 8, value: 4 });
@@ -162,7 +163,7 @@ async function renderCreate() {
   const form = h("form", { id: "create-form", class: "panel" },
     h("h2", {}, "Start a table"),
     h("label", { for: "name" }, "Your name"), nameIn,
-    h("label", { for: "preset" }, "Rule set"), presetSel, desc, options,
+    h("label", { for: "preset" }, "Rule set"), presetSel, desc, guideBtn, options,
     h("label", { for: "players" }, "Players"), count, seatsBox,
     h("details", { class: "house" }, h("summary", {}, "House rules and timing"), houseBox, manipBox,
       h("div", { class: "house-grid" }, buyRow, takeBackRow, h("label", { for: "bot-pause" }, "Computer players' pause (s)"), botPause)),

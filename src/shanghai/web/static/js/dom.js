@@ -61,7 +61,7 @@ export function shortcutKey(ev, dialog) {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return null;
   const t = ev.target;
   if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return null;
-  if (dialog.open) return null;
+  if (dialog.open || document.querySelector("dialog[open]")) return null;  // the scores, or How to play
   return ev.key.toLowerCase();
 }
 
@@ -78,11 +78,38 @@ export function seatFullName(st, seat) {
   return seat === st.you ? `${n} (you)` : n;
 }
 
-// The head's tools: the game's own buttons first, then Scores and the way back to the lobby.
+// The head's tools: the game's own buttons first, then Scores, How to play and the way back to the lobby.
 export function headTools(view, ...first) {
   return h("div", { class: "head-tools" }, first,
     h("button", { type: "button", id: "show-scores", "data-focus": "scores", onclick: () => view.showScores() }, "Scores"),
+    h("button", { type: "button", id: "show-guide", "data-focus": "guide", onclick: () => guideDialog(`/api/invite/${view.invite}/guide`) }, "How to play"),
     h("a", { href: "/", class: "button subtle" }, "Lobby"));
+}
+
+// How to play: the rule set's guide for newcomers, step by step, and every rule (GET /api/guide/PRESET,
+// or /api/invite/INVITE/guide for a table's rules with its house rules), in a dialog of its own.
+export async function guideDialog(url) {
+  let d = document.getElementById("guide");
+  if (!d) { d = h("dialog", { class: "scores guide", id: "guide", "aria-labelledby": "guide-title" }); document.body.append(d); }
+  if (d.open) d.close();
+  const close = () => h("div", { class: "row" }, h("button", { type: "button", class: "primary", id: "close-guide", onclick: () => d.close() }, "Close"));
+  clear(d).append(h("h2", { id: "guide-title" }, "How to play"), h("p", { class: "tip" }, "Loading…"), close());
+  d.showModal();
+  let g;
+  try {
+    const resp = await fetch(url);
+    g = await resp.json();
+    if (!resp.ok) throw new Error(g.message || `HTTP ${resp.status}`);
+  } catch (e) {
+    clear(d).append(h("h2", { id: "guide-title" }, "How to play"), h("p", { class: "error" }, `The guide could not be loaded: ${e.message}`), close());
+    return;
+  }
+  clear(d).append(h("h2", { id: "guide-title" }, `How to play: ${g.title}`),
+    g.steps.length ? h("ol", { class: "guide-steps", id: "guide-steps" }, g.steps.map((s) => h("li", { dataset: { key: s.key } }, h("strong", {}, s.title), h("p", {}, s.text))))
+      : h("p", {}, "Every rule of this game:"),
+    h("details", { open: !g.steps.length }, h("summary", {}, "Every rule, in full"), h("pre", { class: "rules-text" }, g.rules_text)),
+    close());
+  d.querySelector("#close-guide").focus();
 }
 
 // One player's box: name, cards in hand and total, with the game's own facts (words for the label, spans
