@@ -530,6 +530,9 @@ def test_how_to_play_in_the_lobby_and_at_the_table(browser: Any, server: Callabl
         titles = page.eval_on_selector_all("#guide-steps li strong", "els => els.map(e => e.innerText)")
         assert titles == [s["title"] for s in expected["steps"]]
         assert page.inner_text("#guide-title") == f"How to play: {expected['title']}"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.evaluate("() => { document.querySelector('#guide').scrollTop = 0; }")
+        page.locator("#guide").screenshot(path=str(SHOTS / "web-guide.png"))  # for the README
         page.click("#close-guide")
         assert page.locator("#guide[open]").count() == 0
         create_table(page, srv, "Ann", ["greedy", "greedy", "greedy"], preset="isra")
