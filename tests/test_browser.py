@@ -524,9 +524,10 @@ def test_how_to_play_in_the_lobby_and_at_the_table(browser: Any, server: Callabl
         page.goto(srv.base + "/")
         page.select_option("#preset", "may-i")
         page.dispatch_event("#preset", "change")
+        page.check("input[value='shanghai-call']")  # an option of may-i: the guide tells it
         page.click("#lobby-guide")
-        page.wait_for_selector("#guide[open] #guide-steps li")
-        expected = srv.http("GET", "/api/guide/may-i")[1]
+        page.wait_for_selector("#guide[open] #guide-steps li[data-key='shanghai']")
+        expected = srv.http("POST", "/api/guide", {"rules": {"preset": "may-i", "options": ["shanghai-call"]}})[1]
         titles = page.eval_on_selector_all("#guide-steps li strong", "els => els.map(e => e.innerText)")
         assert titles == [s["title"] for s in expected["steps"]]
         assert page.inner_text("#guide-title") == f"How to play: {expected['title']}"
@@ -535,6 +536,7 @@ def test_how_to_play_in_the_lobby_and_at_the_table(browser: Any, server: Callabl
         page.locator("#guide").screenshot(path=str(SHOTS / "web-guide.png"))  # for the README
         page.click("#close-guide")
         assert page.locator("#guide[open]").count() == 0
+        page.uncheck("input[value='shanghai-call']")
         create_table(page, srv, "Ann", ["greedy", "greedy", "greedy"], preset="isra")
         start_game(page)
         deadline = time.monotonic() + 60

@@ -36,9 +36,30 @@ def test_a_house_rule_changes_the_guide() -> None:
     assert "You go out by discarding your last card" in out["out"] and "1 penalty card from the stock" in out["buy"]
     plain = {s.key: s.text for s in how_to_play(preset("isra"))}
     assert "You go out by playing every card onto the table" in plain["out"]
-    assert "a nine down to a two 5" in plain["score"]
+    assert "a joker 50; an ace 20; K to 10: 10 each; 9 to 2: 5 each" in plain["score"]
+    assert "never two side by side in a run" in plain["contract"]
     may_i = {s.key: s.text for s in how_to_play(preset("may-i", ["shanghai-call"]))}
-    assert "a red two 2, a black two 20" in may_i["score"] and "Shanghai" in may_i["shanghai"]
+    assert "9 to 3: their face value; a red two 2, a black two 20" in may_i["score"] and "Shanghai" in may_i["shanghai"]
+    assert "every meld needs more natural cards than wild ones" in may_i["contract"]
+    odd = preset("isra").changed(rank_points=(0, 20, 5, 5, 6, 5, 5, 5, 5, 5, 10, 10, 10, 10), buy_penalty=0)
+    out = {s.key: s.text for s in how_to_play(odd)}
+    assert "K to 10: 10 each; 9 to 5: 5 each; 4: 6; 3 to 2: 5 each" in out["score"]
+    assert "with no penalty card" in out["buy"]
+
+
+def test_rounds_with_other_buys_and_bigger_contracts() -> None:
+    """Buys that differ by round are told round by round; a contract that takes more cards than a hand
+    and a draw says that buying is needed; going out blind is told where it pays."""
+    family = {s.key: s.text for s in how_to_play(preset("family-10"))}
+    assert family["buy"].startswith("In a round with buying, when it is not your turn")
+    assert "Buys: no buying in rounds 1-4; 3 buys a round in rounds 5-9; 4 buys a round in round 10." in family["buy"]
+    assert "The contracts of rounds 8-10 take more cards than your hand and a draw hold" in family["contract"]
+    contract = {s.key: s.text for s in how_to_play(preset("contract-10"))}
+    assert "Going down and out in one turn (blind) takes 25 points off your score (50 if you used no joker)" in \
+        contract["out"]
+    isra = {s.key: s.text for s in how_to_play(preset("isra"))}
+    assert "You have 2 buys a round." in isra["buy"] and "blind" not in isra["out"]
+    assert "adds 50 points to every other player's score" in isra["cut"]
 
 
 def test_shanghai_rules_guide(capsys: pytest.CaptureFixture[str]) -> None:
@@ -47,3 +68,5 @@ def test_shanghai_rules_guide(capsys: pytest.CaptureFixture[str]) -> None:
     assert out == guide_text(preset("isra")) + "\n" and out.startswith("The aim\n") and "THE CUT" in out
     assert main(["rules", "manipulation", "--guide"]) == 2
     assert "the guide covers the contract games" in capsys.readouterr().err
+    assert main(["rules", "--guide"]) == 2
+    assert "--guide tells how to play one preset" in capsys.readouterr().err

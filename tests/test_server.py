@@ -603,6 +603,14 @@ def test_api_describes_presets_and_levels(server: Callable[..., Server], tmp_pat
     status, guide = srv.http("GET", "/api/guide/manipulation")
     assert status == 200 and guide["steps"] == [] and "manipulation" in guide["rules_text"]
     assert srv.http("GET", "/api/guide/nope")[0] == 404 and srv.http("GET", "/api/invite/nope/guide")[0] == 404
+    assert srv.http("GET", "/api/guide/ISRA")[0] == 200
+    # the lobby's choice, options and house rules included, as POST /api/tables takes them
+    status, guide = srv.http("POST", "/api/guide", {"rules": {"preset": "may-i", "options": ["shanghai-call"],
+                                                              "changes": {"going_out": "discard-last"}}})
+    steps = {s["key"]: s["text"] for s in guide["steps"]}
+    assert status == 200 and "shanghai" in steps and "You go out by discarding your last card" in steps["out"]
+    status, out = srv.http("POST", "/api/guide", {"rules": {"preset": "may-i", "changes": {"going_out": "sideways"}}})
+    assert status == 400 and out["error"] == "bad-rules"
     # the browser front end's files are served beside the API, and the invite link opens its page
     for path in ("/", "/app.js", f"/join/{created['invite']}"):
         with urllib.request.urlopen(srv.base + path, timeout=10) as resp:

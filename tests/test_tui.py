@@ -431,11 +431,14 @@ def test_how_to_play_from_the_start_screen_and_the_table(tmp_path: Path) -> None
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             start = app.screen
+            start.query_one("#going-out", Select).value = "discard-last"  # a house rule: the guide tells it
+            await pilot.pause()
             await pilot.press("f2")
             await pilot.pause()
             assert isinstance(app.screen, InfoScreen)
             text = shown(app.screen.query_one("#info", Static))
             assert all(s.title in text for s in how_to_play(preset("may-i")))
+            assert "You go out by discarding your last card" in " ".join(text.split())
             await pilot.press("enter")
             await pilot.pause()
             assert app.screen is start

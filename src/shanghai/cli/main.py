@@ -82,6 +82,8 @@ def run_rules(args: argparse.Namespace) -> int:
     if args.preset is None:
         if args.option:
             raise CliError("--option applies to one preset: shanghai rules PRESET --option OPT")
+        if args.guide:
+            raise CliError("--guide tells how to play one preset: shanghai rules PRESET --guide")
         width = max(len(n) for n in [*PRESETS, *OTHER_GAMES, *PLANNED_PRESETS])
         lines = [f"{'preset'.ljust(width)}  source  description"]
         indent = " " * (width + 10)

@@ -53,6 +53,7 @@ from shanghai.server.tables import (
     guide_json,
     known_levels,
     levels_for,
+    rules_of,
 )
 from shanghai.server.uvicorn_ws import SEND_TEXTS
 
@@ -130,11 +131,14 @@ def create_app(storage: Storage, *, defaults: Settings | None = None, static_dir
             return _error_response(exc)
 
     async def preset_guide(request: Request) -> Response:
-        name = request.path_params["preset"]
+        name = request.path_params["preset"].strip().lower()
         rules = PRESETS.get(name) or OTHER_GAMES.get(name)
         if rules is None:
             return _error_response(ProtocolError(f"no rule set {name!r}", "not-found"))
         return JSONResponse(guide_json(rules))
+
+    async def rules_guide(request: Request) -> Response:  # the lobby's rules, options and house rules
+        return await _guard(lambda body: _guide_of(body), request)
 
     async def join_page(request: Request) -> Response:
         if static is not None and (static / "index.html").is_file():
@@ -155,6 +159,7 @@ def create_app(storage: Storage, *, defaults: Settings | None = None, static_dir
         Route("/api/invite/{invite}/record", finished_record, methods=["GET"]),
         Route("/api/invite/{invite}/guide", table_guide, methods=["GET"]),
         Route("/api/guide/{preset}", preset_guide, methods=["GET"]),
+        Route("/api/guide", rules_guide, methods=["POST"]),
         Route("/join/{invite}", join_page, methods=["GET"]),
         WebSocketRoute("/ws", websocket),
     ]
@@ -179,6 +184,11 @@ async def _guard(run: Any, request: Request) -> Response:
         return JSONResponse(await run(obj))
     except ProtocolError as exc:
         return _error_response(exc)
+
+
+async def _guide_of(body: dict[str, Any]) -> dict[str, Any]:
+    """``POST /api/guide``: the guide of the rules in ``body["rules"]`` (as ``POST /api/tables`` takes them)."""
+    return guide_json(rules_of(body.get("rules", {"preset": "isra"}))[0])
 
 
 def _error_response(exc: ProtocolError) -> Response:

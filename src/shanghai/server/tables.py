@@ -76,6 +76,21 @@ SETTING_LIMITS = {"buy_seconds": (0.0, 600.0), "bot_pause": (0.0, 30.0), "standi
                   "take_back_seconds": (0.0, 30.0)}
 
 
+def rules_of(spec: object) -> tuple[AnyRules, dict[str, Any]]:
+    """The rules a request names (a preset name, or ``{"preset", "options", "changes"}``) and their spec;
+    ``bad-rules`` where they cannot be played."""
+    if isinstance(spec, str):
+        spec = {"preset": spec}
+    if not isinstance(spec, dict):
+        raise ProtocolError("\"rules\" is a preset name or {\"preset\": ..., \"options\": [...], "
+                            "\"changes\": {...}}", "bad-rules")
+    try:
+        rules = rules_from_spec(spec)
+        return rules, rules_to_spec(rules)
+    except (RecordError, ShanghaiError, RuleNotImplementedError) as exc:
+        raise ProtocolError(str(exc), "bad-rules") from exc
+
+
 def guide_json(rules: AnyRules) -> dict[str, Any]:
     """A rule set's guide for newcomers (``shanghai.rules.guide``; none for manipulation rummy) and its
     every rule in words (``shanghai rules PRESET``), as ``GET /api/guide/...`` sends them."""
@@ -818,17 +833,7 @@ class Manager:
     # -- the lobby (HTTP) --------------------------------------------------------------------------
     async def create(self, body: dict[str, Any]) -> dict[str, Any]:
         name = check_name(body.get("name"))
-        spec = body.get("rules", {"preset": "isra"})
-        if isinstance(spec, str):
-            spec = {"preset": spec}
-        if not isinstance(spec, dict):
-            raise ProtocolError("\"rules\" is a preset name or {\"preset\": ..., \"options\": [...], "
-                                "\"changes\": {...}}", "bad-rules")
-        try:
-            rules = rules_from_spec(spec)
-            spec = rules_to_spec(rules)
-        except (RecordError, ShanghaiError, RuleNotImplementedError) as exc:
-            raise ProtocolError(str(exc), "bad-rules") from exc
+        rules, spec = rules_of(body.get("rules", {"preset": "isra"}))
         kinds = body.get("seats")
         if kinds is None:
             kinds = [HUMAN] + [default_level()] * (max(rules.min_players, 4 if rules.max_players >= 4 else 2) - 1)

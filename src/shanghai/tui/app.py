@@ -196,11 +196,30 @@ class StartScreen(Screen[None]):
             self.action_guide()
 
     def action_guide(self) -> None:
-        """How to play the chosen rule set (the contract games' guide; manipulation rummy's every rule)."""
-        name = str(self.query_one("#preset", Select).value)
-        rules = GAMES[name]
-        body = describe(rules) if isinstance(rules, ManipulationRules) else guide_text(rules)
+        """How to play the rule set as chosen, options and house rules included (the contract games'
+        guide; manipulation rummy's every rule)."""
+        try:
+            rules = self._chosen_rules()
+        except (ShanghaiError, ValueError) as exc:
+            self.query_one("#start-error", Static).update(Text(f"✗ {exc}", style="bold red"))
+            return
+        body = describe(rules) if isinstance(rules, ManipulationRules) else guide_text(rules, width=None)
         self.app.push_screen(InfoScreen(f"How to play: {rules.title}", Text(body), footer="Press Enter to go back."))
+
+    def _chosen_rules(self) -> Rules | ManipulationRules:
+        """The rules as the form chooses them: the rule set, its options and the house rules."""
+        name = str(self.query_one("#preset", Select).value)
+        if name in OTHER_GAMES:
+            mrules = OTHER_GAMES[name]
+            target = self.query_one("#target", Input).value.strip()
+            if not target.isdigit() or not 1 <= int(target) <= MAX_TARGET:
+                raise ValueError(f"the target score must be a number from 1 to {MAX_TARGET}")
+            return mrules.changed(target_score=int(target)) if int(target) != mrules.target_score else mrules
+        options = [o for o in OPTIONS if name in OPTION_PRESETS and self.query_one(f"#opt-{o}", Checkbox).value]
+        going_out = self.query_one("#going-out", Select).value
+        penalty = self.query_one("#penalty", Select).value
+        return house_rules(preset(name, options), str(going_out), self.query_one("#dunce", Checkbox).value,
+                           penalty if isinstance(penalty, int) else None)
 
     def action_start(self) -> None:
         try:
@@ -214,28 +233,13 @@ class StartScreen(Screen[None]):
 
     def _new_session(self) -> AnySession:
         s = self.settings
-        name = str(self.query_one("#preset", Select).value)
         players = self._players()
         seed = s.seed if s.seed is not None else random.SystemRandom().randrange(1, 2**31)
         game: Game | ManipulationGame
-        if name in OTHER_GAMES:
-            mrules = OTHER_GAMES[name]
-            target = self.query_one("#target", Input).value.strip()
-            if not target.isdigit() or not 1 <= int(target) <= MAX_TARGET:
-                raise ValueError(f"the target score must be a number from 1 to {MAX_TARGET}")
-            if int(target) != mrules.target_score:
-                mrules = mrules.changed(target_score=int(target))
-            mrules.pack_for(players)
-            game = ManipulationGame.new(mrules, players, seed)
-        else:
-            options = [o for o in OPTIONS if name in OPTION_PRESETS and self.query_one(f"#opt-{o}", Checkbox).value]
-            going_out = self.query_one("#going-out", Select).value
-            penalty = self.query_one("#penalty", Select).value
-            rules = house_rules(preset(name, options), str(going_out),
-                                self.query_one("#dunce", Checkbox).value,
-                                penalty if isinstance(penalty, int) else None)
-            rules.pack_for(players)
-            game = Game.new(rules, players, seed)
+        rules = self._chosen_rules()
+        rules.pack_for(players)
+        game = ManipulationGame.new(rules, players, seed) if isinstance(rules, ManipulationRules) else \
+            Game.new(rules, players, seed)
         you = self.query_one("#name", Input).value.strip() or "You"
         names = [you]
         kinds = [HUMAN]

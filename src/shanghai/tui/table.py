@@ -249,7 +249,8 @@ class TableScreen(CardTable[PlayerView, Applied]):
 
     def action_guide(self) -> None:
         """How to play these rules (``shanghai.rules.guide``), on a page; the game waits."""
-        self._show_info(f"How to play: {self.session.game.rules.title}", Text(guide_text(self.session.game.rules)))
+        rules = self.session.game.rules
+        self._show_info(f"How to play: {rules.title}", Text(guide_text(rules, width=None)))
 
     def action_take_back(self) -> None:
         discard = self._taken_back_card()

@@ -91,7 +91,7 @@ async function renderCreate() {
   const presetSel = h("select", { id: "preset", name: "preset" },
     api.presets.map((p) => h("option", { value: p.name }, `${p.name} — ${p.title}`)));
   const desc = h("p", { id: "preset-desc", class: "desc" });
-  const guideBtn = h("button", { type: "button", id: "lobby-guide", class: "subtle", onclick: () => guideDialog(`/api/guide/${presetSel.value}`) }, "How to play these rules");
+  const guideBtn = h("button", { type: "button", id: "lobby-guide", class: "subtle" }, "How to play these rules");
   const options = h("fieldset", { class: "options" });
   const seatsBox = h("div", { id: "seats", class: "seat-list" });
   const count = h("input", { id: "players", type: "number", min: 3, max: 8, value: 4 });
@@ -118,7 +118,7 @@ async function renderCreate() {
   const buySeconds = h("input", { id: "buy-seconds", type: "number", min: 0, max: 600, value: api.settings.buy_seconds });
   const botPause = h("input", { id: "bot-pause", type: "number", min: 0, max: 30, step: 0.1, value: api.settings.bot_pause });
   const buyRow = h("div", { class: "house-pair" }, h("label", { for: "buy-seconds" }, "Seconds to answer a buy"), buySeconds);
-  const takeBack = h("input", { id: "take-back-seconds", type: "number", min: 0, max: 30, step: 0.5, value: api.settings.take_back_seconds ?? 2 });
+  const takeBack = h("input", { id: "take-back-seconds", type: "number", min: 0, max: 30, step: "any", value: api.settings.take_back_seconds ?? 2 });
   const takeBackRow = h("div", { class: "house-pair" },
     h("label", { for: "take-back-seconds" }, "Seconds to take back a discard (against computer players)"), takeBack);
 
@@ -169,9 +169,8 @@ async function renderCreate() {
       h("div", { class: "house-grid" }, buyRow, takeBackRow, h("label", { for: "bot-pause" }, "Computer players' pause (s)"), botPause)),
     err,
     h("button", { type: "submit", class: "primary", id: "create" }, "Create the table"));
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    err.textContent = "";
+  // the rules as chosen on the form: the preset, its options and the house rules
+  function chosenRules() {
     const changes = {};
     const preset = api.presets.find((x) => x.name === presetSel.value);
     if (preset && preset.game === "manipulation") {
@@ -182,9 +181,15 @@ async function renderCreate() {
         changes[key] = r.type === "number" ? Number(input.value) : r.type === "checkbox" ? input.value === "true" : input.value;
       }
     }
+    return { preset: presetSel.value, options: [...options.querySelectorAll("input:checked")].map((i) => i.value), changes };
+  }
+  guideBtn.addEventListener("click", () => guideDialog("/api/guide", { rules: chosenRules() }));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    err.textContent = "";
     const body = {
       name: nameIn.value.trim(),
-      rules: { preset: presetSel.value, options: [...options.querySelectorAll("input:checked")].map((i) => i.value), changes },
+      rules: chosenRules(),
       seats: ["human", ...[...seatsBox.querySelectorAll("select")].map((s) => s.value)],
       settings: { buy_seconds: Number(buySeconds.value), bot_pause: Number(botPause.value), take_back_seconds: Number(takeBack.value) },
     };

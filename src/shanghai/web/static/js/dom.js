@@ -86,28 +86,35 @@ export function headTools(view, ...first) {
     h("a", { href: "/", class: "button subtle" }, "Lobby"));
 }
 
-// How to play: the rule set's guide for newcomers, step by step, and every rule (GET /api/guide/PRESET,
-// or /api/invite/INVITE/guide for a table's rules with its house rules), in a dialog of its own.
-export async function guideDialog(url) {
+// How to play: the rule set's guide for newcomers, step by step, and every rule, in a dialog of its own:
+// GET /api/invite/INVITE/guide for a table's rules, or POST /api/guide with the lobby's chosen rules.
+let guideAsked = 0;  // only the answer to the latest request is shown
+export async function guideDialog(url, body) {
   let d = document.getElementById("guide");
   if (!d) { d = h("dialog", { class: "scores guide", id: "guide", "aria-labelledby": "guide-title" }); document.body.append(d); }
   if (d.open) d.close();
   const close = () => h("div", { class: "row" }, h("button", { type: "button", class: "primary", id: "close-guide", onclick: () => d.close() }, "Close"));
   clear(d).append(h("h2", { id: "guide-title" }, "How to play"), h("p", { class: "tip" }, "Loading…"), close());
   d.showModal();
+  const asked = ++guideAsked;
   let g;
   try {
-    const resp = await fetch(url);
+    const resp = await fetch(url, body === undefined ? {} : {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     g = await resp.json();
     if (!resp.ok) throw new Error(g.message || `HTTP ${resp.status}`);
   } catch (e) {
-    clear(d).append(h("h2", { id: "guide-title" }, "How to play"), h("p", { class: "error" }, `The guide could not be loaded: ${e.message}`), close());
+    if (asked !== guideAsked) return;
+    clear(d).append(h("h2", { id: "guide-title" }, "How to play"),
+      h("p", { class: "error", role: "alert" }, `The guide could not be loaded: ${e.message}`), close());
+    d.querySelector("#close-guide").focus();
     return;
   }
+  if (asked !== guideAsked) return;
   clear(d).append(h("h2", { id: "guide-title" }, `How to play: ${g.title}`),
     g.steps.length ? h("ol", { class: "guide-steps", id: "guide-steps" }, g.steps.map((s) => h("li", { dataset: { key: s.key } }, h("strong", {}, s.title), h("p", {}, s.text))))
       : h("p", {}, "Every rule of this game:"),
-    h("details", { open: !g.steps.length }, h("summary", {}, "Every rule, in full"), h("pre", { class: "rules-text" }, g.rules_text)),
+    h("details", { open: !g.steps.length }, h("summary", {}, "Every rule, in full"), h("pre", { class: "rules-text", tabindex: "0" }, g.rules_text)),
     close());
   d.querySelector("#close-guide").focus();
 }
