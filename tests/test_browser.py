@@ -152,6 +152,21 @@ SNAPSHOT = """() => {
 }"""
 
 
+def click_offered(page: Page, selector: str) -> bool:
+    """Click a button the page offered a moment ago, if it still does: a buy window's Buy and Pass go when
+    a computer player with priority buys the card (the outcome is then certain), between the look and the
+    click. False when it went (the table has moved on)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.click(selector, timeout=3_000)
+    except PlaywrightTimeout:
+        if page.locator(selector).count():
+            raise  # there, but not clickable: a real failure
+        return False
+    return True
+
+
 def step(page: Page, *, buy: bool = False, down: bool = True, used: Counter[str] | None = None) -> str | None:
     """Make one move on the page by clicking what it offers, if it offers one; the kind of move made.
 
@@ -166,10 +181,12 @@ def step(page: Page, *, buy: bool = False, down: bool = True, used: Counter[str]
         kind = "cut"
     elif "buy" in ids and buy:
         assert page.inner_text("#buy-seconds-left").endswith(" s left")  # the countdown of the buy window
-        page.click("#buy")
+        if not click_offered(page, "#buy"):
+            return None
         kind = "buy"
     elif "pass" in ids:
-        page.click("#pass")
+        if not click_offered(page, "#pass"):
+            return None
         kind = "pass"
     elif "draw" in ids:
         page.click("#stock" if count["draw"] % 2 else "#draw")  # the pile and the button
@@ -540,9 +557,9 @@ def test_how_to_play_in_the_lobby_and_at_the_table(browser: Any, server: Callabl
         create_table(page, srv, "Ann", ["greedy", "greedy", "greedy"], preset="isra")
         start_game(page)
         deadline = time.monotonic() + 60
-        while not page.locator("#draw").count():  # Ann's turn to draw (she may cut first)
+        while not page.locator("#draw").count():  # Ann's turn to draw (she may cut, or pass on buys, first)
             assert time.monotonic() < deadline, "no turn to draw came"
-            if page.locator("#cut").count():
+            if page.locator("#cut, #pass").count():
                 step(page)
             page.wait_for_timeout(40)
         page.click("#show-guide")
