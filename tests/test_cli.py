@@ -20,12 +20,12 @@ import pytest
 
 from shanghai.bots.match import play_game, seat_seed
 from shanghai.cards import parse_cards
-from shanghai.cli.describe import describe
 from shanghai.cli.main import main
 from shanghai.cli.replay import round_line
 from shanghai.engine.game import CutResult, RoundResult
 from shanghai.engine.record import GameRecord
 from shanghai.rules import PRESETS, preset
+from shanghai.rules.describe import describe
 
 SIM_KEYS = {"games", "rounds", "actions", "seconds", "rounds_per_s", "actions_per_s"}
 

@@ -20,7 +20,6 @@ from collections.abc import Callable, Sequence
 import shanghai
 from shanghai.cli.coach import add_coach_parser, run_coach
 from shanghai.cli.common import EXIT_OK, EXIT_USAGE, CliError, load_rules, stdout_gone
-from shanghai.cli.describe import describe
 from shanghai.cli.judge import add_judge_parser, run_judge
 from shanghai.cli.replay import add_replay_parser, run_replay
 from shanghai.cli.scorepad import register as register_scorepad
@@ -29,6 +28,7 @@ from shanghai.cli.simulate import add_simulate_parser, run_simulate
 from shanghai.cli.tournament import add_tournament_parser, run_tournament_command
 from shanghai.errors import RuleNotImplementedError, ShanghaiError
 from shanghai.rules import PRESETS, ManipulationRules, Rules
+from shanghai.rules.describe import describe
 from shanghai.rules.guide import guide_text
 from shanghai.rules.presets import OPTION_PRESETS, OPTIONS, OTHER_GAMES, PLANNED_PRESETS
 

@@ -1,6 +1,6 @@
 """How to play, for a newcomer: a rule set in a few short steps, written from its ``Rules`` fields.
 
-``shanghai rules PRESET`` gives every rule (``cli/describe.py``); this guide gives what a newcomer
+``shanghai rules PRESET`` gives every rule (``rules/describe.py``); this guide gives what a newcomer
 needs to sit down and play a first game, in the order the game meets it: the aim, the round's
 contract, a turn, buying, going down and laying off, going out, the score, and the extras of the
 rule set (THE CUT, the "Shanghai" call). The terminal game (F2 on its start screen, I at the table),

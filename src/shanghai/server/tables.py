@@ -35,6 +35,7 @@ from shanghai.engine.take_back import TakeBackError, take_back
 from shanghai.engine.view import view
 from shanghai.errors import IllegalActionError, RecordError, RuleNotImplementedError, ShanghaiError
 from shanghai.rules import AnyRules, ManipulationRules
+from shanghai.rules.describe import describe
 from shanghai.rules.guide import how_to_play
 from shanghai.server.protocol import (
     PROTOCOL_VERSION,
@@ -94,8 +95,6 @@ def rules_of(spec: object) -> tuple[AnyRules, dict[str, Any]]:
 def guide_json(rules: AnyRules) -> dict[str, Any]:
     """A rule set's guide for newcomers (``shanghai.rules.guide``; none for manipulation rummy) and its
     every rule in words (``shanghai rules PRESET``), as ``GET /api/guide/...`` sends them."""
-    from shanghai.cli.describe import describe  # the rules in words live with the command that prints them
-
     steps = [] if isinstance(rules, ManipulationRules) else [
         {"key": s.key, "title": s.title, "text": s.text} for s in how_to_play(rules)]
     return {"rules": rules.name, "title": rules.title, "steps": steps, "rules_text": describe(rules)}

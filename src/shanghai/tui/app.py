@@ -25,12 +25,12 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from shanghai.cli.common import split_options
-from shanghai.cli.describe import describe
 from shanghai.cli.play import BOT_NAMES, keep_unfinished, record_path
 from shanghai.engine.game import Game
 from shanghai.engine.manipulation import ManipulationGame
 from shanghai.errors import ShanghaiError
 from shanghai.rules import OTHER_GAMES, PRESETS, ManipulationRules, preset
+from shanghai.rules.describe import describe
 from shanghai.rules.guide import guide_text
 from shanghai.rules.model import Rules
 from shanghai.rules.presets import OPTION_PRESETS, OPTIONS
