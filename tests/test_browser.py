@@ -628,6 +628,20 @@ def test_the_coach_reviews_a_finished_game(browser: Any, server: Callable[..., S
         assert page.evaluate("() => document.activeElement.closest('#review') !== null")  # focus on the panel
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.locator("#review").screenshot(path=str(SHOTS / "web-review.png"))  # the panel, for the README
+        # the finished game, step by step, every hand shown
+        total = len(record.actions)
+        page.click("#replay-open")
+        page.wait_for_selector("#replay-where")
+        assert page.inner_text("#replay-where").startswith(f"Action 0 of {total} · round 1 of 3")
+        assert page.locator("#replay-hands li").count() == len(record.players)
+        assert page.inner_text("#replay-action") == "The deal." and page.locator("#replay-back[disabled]").count()
+        page.click("#replay-next")
+        page.wait_for_function("() => document.querySelector('#replay-where').innerText.startsWith('Action 1 ')")
+        assert page.inner_text("#replay-action").startswith(record.players[int(record.actions[0].split()[0])])
+        page.click("#replay-round-next")
+        page.wait_for_function("() => document.querySelector('#replay-where').innerText.includes('round 2 of 3')")
+        page.click("#replay-close")
+        assert page.locator("#replay").is_hidden() and page.locator("#replay-open").count() == 1
         # after a reload the final scores' button asks again (the server keeps the review)
         page.reload()
         page.wait_for_selector("#scores[open] #review-dialog")

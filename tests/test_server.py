@@ -626,6 +626,7 @@ def test_a_game_played_to_the_end_by_stand_ins_keeps_its_record(server: Callable
         assert (await ann.request({"type": "review"}))["code"] == "not-started"
         await ann.request({"type": "start"})
         assert (await ann.request({"type": "review"}))["code"] == "not-over"
+        assert srv.http("GET", f"/api/invite/{created['invite']}/replay/0")[0] == 409  # it would tell every hand
         await ann.close()  # nobody at the table: computer players play the whole game
         watcher = await Client.open(srv, "watcher", {"invite": created["invite"]})
         await watcher.wait(lambda m: m["type"] == "state" and m["table"]["status"] == "over", timeout=60)
@@ -676,6 +677,22 @@ def test_a_game_played_to_the_end_by_stand_ins_keeps_its_record(server: Callable
         review_summary(review(record, 0, deals=4))  # the record's review, worked out once, its costs weighed
     assert first["weighed"] is None or first["weighed"]["deals"] == 4
     assert first["decisions"] > 0 and again == {**first, "ref": again["ref"]}
+    # the finished game step by step: every hand as the record's replay has it after n actions
+    total = len(record.actions)
+    starts = [0]
+    replayed = record.replay(each=lambda g, i, a: starts.append(g.round_start)
+                             if g.round_start != starts[-1] and g.round_start < total else None)
+    assert replayed.is_over
+    for n in (0, 1, total // 2, total):
+        status, step = srv.http("GET", f"/api/invite/{created['invite']}/replay/{n}")
+        at = GameRecord(record.rules, record.seed, record.players, record.actions[:n]).replay()
+        assert status == 200 and (step["n"], step["total"]) == (n, total)
+        assert step["hands"] == [[card_text(c) for c in h] for h in at.hands]
+        assert step["action"] == (record.actions[n - 1] if n else None) and step["round_starts"] == starts
+        assert step["game"]["round_number"] == view(at, None).round_number and step["names"][0] == "Ann"
+    assert len(starts) == 3  # isra-junior: three rounds
+    for bad in (str(total + 1), "x", "-1"):
+        assert srv.http("GET", f"/api/invite/{created['invite']}/replay/{bad}")[1]["error"] == "bad-step"
 
 
 def test_a_discard_is_taken_back_at_a_table_of_computer_players(server: Callable[..., Server]) -> None:

@@ -124,6 +124,12 @@ def create_app(storage: Storage, *, defaults: Settings | None = None, static_dir
             return _error_response(exc)
         return PlainTextResponse(text, media_type="application/x-ndjson")
 
+    async def replay_step(request: Request) -> Response:
+        try:
+            return JSONResponse(manager.replay_step(request.path_params["invite"], request.path_params["n"]))
+        except ProtocolError as exc:
+            return _error_response(exc)
+
     async def table_guide(request: Request) -> Response:
         try:
             return JSONResponse(manager.guide(request.path_params["invite"]))
@@ -158,6 +164,7 @@ def create_app(storage: Storage, *, defaults: Settings | None = None, static_dir
         Route("/api/invite/{invite}/join", join, methods=["POST"]),
         Route("/api/invite/{invite}/record", finished_record, methods=["GET"]),
         Route("/api/invite/{invite}/guide", table_guide, methods=["GET"]),
+        Route("/api/invite/{invite}/replay/{n}", replay_step, methods=["GET"]),
         Route("/api/guide/{preset}", preset_guide, methods=["GET"]),
         Route("/api/guide", rules_guide, methods=["POST"]),
         Route("/join/{invite}", join_page, methods=["GET"]),

@@ -876,6 +876,38 @@ class Manager:
             raise ProtocolError("no table has this invitation", "not-found")
         return guide_json(table.rules)
 
+    def replay_step(self, invite: str, step: str) -> dict[str, Any]:
+        """A finished contract game as it stood after its first ``step`` actions, every hand shown (the
+        game is over: nothing is secret any more), with the action that led there and where each round
+        starts, for stepping through the game (``GET /api/invite/{invite}/replay/{n}``)."""
+        table = self.table_of_invite(invite)
+        if table is None:
+            raise ProtocolError("no table has this invitation", "not-found")
+        game = table.game
+        if game is None or not game.is_over:
+            raise ProtocolError("a game is replayed once it is over (it would tell every hand)", "not-over")
+        if not isinstance(game, Game):
+            raise ProtocolError("manipulation rummy is not replayed here; its record is (GET .../record)",
+                                "no-replay")
+        total = len(game.actions)
+        if not step.isdigit() or int(step) > total:
+            raise ProtocolError(f"a step is a number of actions from 0 to {total}, not {step!r}", "bad-step")
+        n = int(step)
+        starts: list[int] = [0]
+        at = new_game(table.rules, game.players, table.seed)
+        assert isinstance(at, Game)
+        for i, action in enumerate(game.actions):
+            if i == n:
+                shown = at.copy()
+            at.apply(action)
+            if at.round_start != starts[-1] and at.round_start < total:
+                starts.append(at.round_start)
+        if n == total:
+            shown = at
+        public = view_to_json(view(shown, None))
+        return {"n": n, "total": total, "action": str(game.actions[n - 1]) if n else None, "round_starts": starts,
+                "names": [s.name for s in table.seats], "hands": [cards(h) for h in shown.hands], "game": public}
+
     def finished_record(self, invite: str) -> str:
         """A finished game's record (JSON lines): while a game is in play it would tell every hand."""
         table = self.table_of_invite(invite)

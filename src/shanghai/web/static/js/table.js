@@ -49,12 +49,13 @@ export class TableView {
       actions: h("section", { class: "actions", id: "actions", "aria-label": "Your moves" }),
       hand: h("section", { class: "hand-area", "aria-label": "Your hand" }),
       review: h("section", { class: "review", id: "review", hidden: true, "aria-label": "The coach's review of your play" }),
+      replay: h("section", { class: "review replay", id: "replay", hidden: true, "aria-label": "The game, step by step" }),
       log: h("section", { class: "log", "aria-label": "What happened" }),
       message: h("p", { class: "message", id: "message", role: "status" }),
       dialog: h("dialog", { class: "scores", id: "scores", "aria-labelledby": "scores-title" }),
     };
     r.append(this.el.head, this.el.players, h("div", { class: "felt" }, this.el.center, this.el.buy, this.el.melds),
-      this.el.message, this.el.staging, this.el.actions, this.el.review, this.el.hand, this.el.log, this.el.dialog);
+      this.el.message, this.el.staging, this.el.actions, this.el.review, this.el.replay, this.el.hand, this.el.log, this.el.dialog);
     document.addEventListener("keydown", (ev) => this.globalKey(ev));
   }
 
@@ -219,6 +220,56 @@ export class TableView {
     })));
   }
 
+  // -- the replay of a finished game: every hand shown, one action at a time ---------------------------
+  async replayAt(n) {
+    const el = this.el.replay;
+    const asked = this.replayAsked = (this.replayAsked || 0) + 1;
+    let r;
+    try {
+      const resp = await fetch(`/api/invite/${this.invite}/replay/${n}`);
+      r = await resp.json();
+      if (!resp.ok) throw new Error(r.message || `HTTP ${resp.status}`);
+    } catch (e) {
+      toast(`The replay could not be loaded: ${e.message}`, "error");
+      return;
+    }
+    if (asked !== this.replayAsked) return;  // a later step was asked meanwhile
+    const wasHidden = el.hidden;
+    const focused = el.contains(document.activeElement) ? document.activeElement.id : null;
+    clear(el);
+    el.hidden = false;
+    const g = r.game;
+    const round = r.round_starts.filter((s) => s <= r.n).length - 1;  // the index of the round shown
+    const prevRound = r.n > r.round_starts[round] ? r.round_starts[round] : r.round_starts[Math.max(0, round - 1)];
+    const nextRound = r.round_starts[round + 1] ?? r.total;
+    const move = (id, label, to, disabled) => h("button", { type: "button", id, disabled, onclick: () => this.replayAt(to) }, label);
+    const name = (i) => r.names[i] || `Seat ${i + 1}`;
+    el.append(h("h2", { tabindex: "-1" }, "The game, step by step"),
+      h("p", { id: "replay-where" }, `Action ${r.n} of ${r.total} · round ${g.round_number} of ${g.rounds} (${g.contract})`),
+      h("p", { id: "replay-action" }, r.action ? this.replayWords(r.action, r.names) : "The deal."),
+      h("div", { class: "row replay-moves" },
+        move("replay-round-back", "⏮ Round start", prevRound, r.n === 0),
+        move("replay-back", "◀ Back", r.n - 1, r.n === 0),
+        move("replay-next", "Next ▶", r.n + 1, r.n === r.total),
+        move("replay-round-next", "Next round ⏭", nextRound, r.n === r.total),
+        h("button", { type: "button", id: "replay-close", onclick: () => { clear(el); el.hidden = true; this.keys.actions = null; this.render(); } }, "Close")),
+      h("ul", { class: "replay-hands", id: "replay-hands" }, r.hands.map((hand, i) => h("li", { dataset: { seat: String(i) } },
+        h("strong", {}, `${name(i)}${g.down[i] ? " (down)" : ""}: `), hand.length ? hand.map(cardShort).join(" ") : "no cards",
+        h("span", { class: "where" }, ` · total ${g.totals[i]}`)))),
+      h("p", { id: "replay-table" }, g.table.length ? `On the table: ${g.table.map((m) => `${name(m.owner)}'s ${m.kind} ${m.cards.map(cardShort).join(" ")}`).join("; ")}.` : "Nothing on the table yet."),
+      h("p", { class: "where" }, `Top of the discard pile: ${g.discard_top ? cardShort(g.discard_top) : "none"}; ${g.stock_size} cards in the stock.`));
+    if (wasHidden) { this.keys.actions = null; this.render(); el.querySelector("h2").focus(); }
+    else if (focused && document.getElementById(focused) && !document.getElementById(focused).disabled) document.getElementById(focused).focus();
+    else el.querySelector("h2").focus();
+  }
+
+  replayWords(text, names) {
+    const w = text.split(" ");
+    const who = names[Number(w[0])] || `Seat ${Number(w[0]) + 1}`;
+    const rest = w.slice(1).map((x) => x.replace(/^(JK|(?:10|[2-9JQKA])[SHDC])$/, (c) => cardShort(c))).join(" ");
+    return `${who}: ${rest}`;
+  }
+
   // -- a new state ------------------------------------------------------------------------------------
   update(st) {
     const prev = this.st;
@@ -232,6 +283,7 @@ export class TableView {
     const undone = pg && st.version === prev.version - 1 && pg.round_number === g.round_number
       && Number(lastMove[0]) === st.you && lastMove[1] === "discard" ? lastMove[2] : null;  // ours, taken back
     this.tookBack = Boolean(undone);
+    if (g.phase !== "game-over" && !this.el.replay.hidden) { clear(this.el.replay); this.el.replay.hidden = true; }
     if (g.phase !== "game-over" && this.reviewAsked) {  // a review belongs to a finished game
       Object.assign(this, { reviewAsked: false, reviewMsg: null, reviewRef: null });
       this.renderReview();
@@ -544,6 +596,7 @@ export class TableView {
     if (g.phase === "game-over" && this.st.you !== null && this.st.you !== undefined && !this.reviewAsked) {
       row.append(btn("review-ask", "How did I play? (the coach's review)", () => this.askReview()));
     }
+    if (g.phase === "game-over" && this.el.replay.hidden) row.append(btn("replay-open", "Replay the game, step by step", () => this.replayAt(0)));
     el.append(row);
     const others = legal.filter((l) => l.action.verb !== "cut");
     if (others.length) {
