@@ -636,11 +636,15 @@ class Table:
         last = game.actions[-1]
         if not isinstance(last, Discard) or self.own_discard != len(game.actions) - 1:
             return None  # a person's own discard (sent from their connection), not a stand-in's
-        if any(not (s.kind == BOT or s.open) for i, s in enumerate(self.seats) if i != last.seat):
+        if not self.others_are_computers(last.seat):
             return None
         if game.phase is Phase.GAME_OVER or (game.round_results and game.round_start == len(game.actions)):
             return None  # the discard went out: the round is scored
         return last.seat
+
+    def others_are_computers(self, seat: int) -> bool:
+        """Is every seat but ``seat`` a computer player's (or open, which one plays)?"""
+        return all(s.kind == BOT or s.open for i, s in enumerate(self.seats) if i != seat)
 
     async def take_back(self, seat: int) -> Discard:
         """Take back ``seat``'s discard (the game's last action; see ``take_back_seat``): the record loses
@@ -1107,7 +1111,7 @@ class Manager:
             raise ProtocolError("the game is over", "game-over")
         if isinstance(game, ManipulationGame):
             raise ProtocolError("manipulation rummy has no discard to take back", "no-take-back")
-        if any(not (s.kind == BOT or s.open) for i, s in enumerate(table.seats) if i != seat):
+        if not table.others_are_computers(seat):
             raise ProtocolError("a discard is taken back only at a table of computer players: the people at this "
                                 "table have seen it", "no-take-back")
         sent = msg.get("version")
