@@ -483,6 +483,7 @@ def test_stats_across_games(tmp_path: Path, capsys: Cap) -> None:
     assert (bob.games, bob.wins, bob.shared_wins, bob.average_total) == (4, 3, 1, 38.75)
     assert (bob.best_total, bob.best_game, bob.worst_total, bob.worst_game) == (10, 4, 60, 1)
     assert (bob.rounds_won, bob.rounds_played, bob.longest_streak, bob.current_streak) == (6, 12, 3, 3)
+    assert bob.recent_average == 38.75  # fewer games than RECENT: all of them
     assert (cy.games, cy.wins, cy.shared_wins, cy.average_total) == (4, 1, 1, 71.25)
     assert (cy.best_total, cy.best_game, cy.worst_total, cy.worst_game) == (50, 3, 90, 1)
     assert (cy.rounds_won, cy.longest_streak) == (3, 1)
@@ -493,7 +494,7 @@ def test_stats_across_games(tmp_path: Path, capsys: Cap) -> None:
     code, out, _ = sp(capsys, db, "stats", "--player", "bob")
     assert code == 0
     row = out.splitlines()[1].split()
-    assert row[:6] == ["Bob", "4", "3", "1", "0", "38.8"]
+    assert row[:7] == ["Bob", "4", "3", "1", "0", "38.8", "38.8"]  # ..., average, last 5
     assert "10 (4)" in out and "60 (1)" in out and "6/12" in out and row[-1] == "3"
     code, _, err = sp(capsys, db, "stats", "--player", "Zed")
     assert code == 2 and "'Zed' has played no finished game" in err

@@ -35,6 +35,7 @@ from shanghai.engine.game import Game, Phase
 from shanghai.engine.record import GameRecord
 from shanghai.errors import IllegalActionError
 from shanghai.rules import preset
+from shanghai.scorepad import ScorePadStore
 from shanghai.tui.app import Settings, ShanghaiApp
 from shanghai.tui.screens import ChoiceScreen, CutScreen, ReviewScreen, RoundOverScreen
 from shanghai.tui.session import HUMAN, GameSession, load_seats
@@ -365,6 +366,7 @@ def test_the_end_of_the_game_shows_the_crown_and_the_dunce_cap(tmp_path: Path) -
     from shanghai.tui.screens import GameOverScreen
 
     record = tmp_path / "game.jsonl"
+    history = tmp_path / "pad.sqlite3"
 
     async def main() -> None:
         game = Game.new(preset("isra-junior").changed(dunce_cap=True), 3, 2)
@@ -378,7 +380,7 @@ def test_the_end_of_the_game_shows_the_crown_and_the_dunce_cap(tmp_path: Path) -
         last = max(i for i, a in enumerate(ahead.game.actions) if a.seat == 0 and not isinstance(a, Pass))
         for action in ahead.game.actions[:last]:
             game.apply(action)
-        app = ShanghaiApp(Settings(pause=0, buy_timeout=0, take_back=0), s)
+        app = ShanghaiApp(Settings(pause=0, buy_timeout=0, take_back=0, history=history), s)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.table
@@ -394,6 +396,9 @@ def test_the_end_of_the_game_shows_the_crown_and_the_dunce_cap(tmp_path: Path) -
             text = shown(app.screen.query_one("#info", Static))
             assert "THE CROWN goes to" in text and "THE DUNCE CAP goes to" in text and "Score pad" in text
             assert f"Your play reviewed by the coach: shanghai coach {record} --review" in text
+            # the finished game is kept in the score pad's history, with Ann's record under these rules
+            assert "Kept in the score pad's history as game 1 (shanghai scorepad show 1;" in text
+            assert "Ann's 1 finished isra-junior game: " in text
             # R: the coach's review of Ann's play, worked out while the screen says so; Enter goes back
             over = app.screen
             await pilot.press("r")
@@ -415,6 +420,10 @@ def test_the_end_of_the_game_shows_the_crown_and_the_dunce_cap(tmp_path: Path) -
             await pilot.press("enter")
             await pilot.pause()
         assert game.is_over
+        with ScorePadStore(history) as store:
+            [pad] = store.load_all()
+        assert pad.totals == tuple(game.totals) and dict(pad.house) == {"dunce_cap": True}
+        assert pad.note == "terminal game, seed 2; computer players Bob (greedy), Cy (greedy)"
 
     run(main)
 

@@ -53,6 +53,7 @@ from shanghai.melds import End, make_meld, run_arrangements
 from shanghai.paths import data_dir
 from shanghai.rules import OTHER_GAMES, PRESETS, ManipulationRules, game_rules, preset
 from shanghai.rules.model import MeldKind
+from shanghai.scorepad.played import keep_played
 
 BOT_NAMES = ("Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy")
 RECORD_NAME = "last-game.jsonl"
@@ -357,7 +358,8 @@ class TextGame:
     def __init__(self, game: Game, names: Sequence[str], *, human: int = 0,
                  bots: Mapping[int, Bot] | None = None, record: Path | None = None,
                  input_fn: Callable[[str], str] = input, output_fn: Callable[[str], None] = print,
-                 sort_by: str = "suit", pause_between_rounds: bool = True) -> None:
+                 sort_by: str = "suit", pause_between_rounds: bool = True,
+                 history: Path | None = None, history_note: str = "") -> None:
         if len(names) != game.players:
             raise ValueError(f"{len(names)} names for {game.players} seats")
         self.game = game
@@ -366,6 +368,8 @@ class TextGame:
         self.bots: dict[int, Bot] = dict(bots) if bots is not None else {
             s: ReplayablePlayer(game.seed * 31 + s) for s in range(game.players) if s != human}
         self.record = RecordFile(record, names) if record is not None else None
+        self.history = history  # the score pad database that keeps the game once it is over
+        self.history_note = history_note
         self.input_fn = input_fn
         self.output_fn = output_fn
         self.sort_by = sort_by
@@ -1225,6 +1229,9 @@ class TextGame:
             plain = people_seats(path, game.players) in (None, [self.human])  # --review finds the seat
             review = review_command(path, None if plain else self.names[self.human])
             lines.append(f"Your play reviewed by the coach: {review}")
+        if self.history is not None:
+            lines += keep_played(self.history, game, self.names, [self.human], note=self.history_note)
+            self.history = None  # kept once
         self.out("\n".join(lines))
 
 
@@ -1261,6 +1268,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--take-back", type=float, default=2.0, metavar="SECONDS",
                         help="full-screen game: after your discard the computer players wait this long, and "
                              "until one acts U takes the discard back; 0: the usual --pause (default: 2)")
+    parser.add_argument("--no-history", action="store_true",
+                        help="do not keep the finished game in the score pad's history (by default it is kept "
+                             "there, with the games played with real cards: see shanghai scorepad stats)")
 
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -1314,7 +1324,8 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
         bots = make_bots(game, [None if s == 0 else (args.opponents if k == HUMAN else k)
                                 for s, k in enumerate(kinds)])
         text_game = TextGame(game, record.players, record=path, input_fn=input_fn, output_fn=output_fn,
-                             bots=bots)
+                             bots=bots, history=history_path(args),
+                             history_note=history_note(game, record.players, kinds, args.opponents))
         return text_game.run(resumed=True)
     try:
         if args.rules.strip().lower() in OTHER_GAMES:
@@ -1328,12 +1339,28 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
     names = _names(args.name, args.players)
     keep_unfinished(path, output_fn)
     text_game = TextGame(game, names, record=path, input_fn=input_fn, output_fn=output_fn,
-                         bots=_opponents(game, 0, args.opponents))
+                         bots=_opponents(game, 0, args.opponents), history=history_path(args),
+                         history_note=history_note(game, names, [HUMAN] + [args.opponents] * (game.players - 1),
+                                                   args.opponents))
     try:
         save_seats(path, [HUMAN] + [args.opponents] * (game.players - 1))
     except OSError:
         pass  # the record's own saving reports the problem
     return text_game.run()
+
+
+def history_path(args: argparse.Namespace) -> Path | None:
+    """The score pad database that keeps the finished game (``--no-history``: none)."""
+    from shanghai.scorepad.storage import default_db_path
+
+    return None if getattr(args, "no_history", False) else default_db_path()
+
+
+def history_note(game: Game, names: Sequence[str], kinds: Sequence[str], default_level: str) -> str:
+    """The score pad's note on a plain terminal game: its seed and the computer players' levels."""
+    computers = ", ".join(f"{names[s]} ({default_level if k == HUMAN else k})"
+                          for s, k in enumerate(kinds) if s != 0)
+    return f"terminal game (plain), seed {game.seed}; computer players {computers}"
 
 
 def keep_unfinished(path: Path, output_fn: Callable[[str], None]) -> None:

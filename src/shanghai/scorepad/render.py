@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from shanghai.scorepad.model import RoundEntry, ScorePad
-from shanghai.scorepad.stats import PlayerStats
+from shanghai.scorepad.stats import RECENT, PlayerStats
 
 STAR = "*"
 
@@ -136,14 +136,16 @@ def stats_text(stats: Sequence[PlayerStats]) -> str:
     if not stats:
         return "no finished games yet\n"
     w = max(6, *(len(s.name) for s in stats))
-    lines = [f"{'player'.ljust(w)}  games  wins  shared  dunce  average  best (game)  worst (game)  "
+    lines = [f"{'player'.ljust(w)}  games  wins  shared  dunce  average  last {RECENT}  best (game)  worst (game)  "
              f"rounds won  longest streak"]
     for s in stats:
         best = f"{s.best_total} ({s.best_game})"
         worst = f"{s.worst_total} ({s.worst_game})"
         won = f"{s.rounds_won}/{s.rounds_played}"
         lines.append(f"{s.name.ljust(w)}  {s.games:>5}  {s.wins:>4}  {s.shared_wins:>6}  {s.dunce_caps:>5}  "
-                     f"{s.average_total:>7.1f}  {best:>11}  {worst:>12}  {won:>10}  {s.longest_streak:>14}")
+                     f"{s.average_total:>7.1f}  {s.recent_average:>6.1f}  {best:>11}  {worst:>12}  {won:>10}  "
+                     f"{s.longest_streak:>14}")
     lines.append("")
-    lines.append("Finished games only; a shared crown counts as a win for each player sharing it.")
+    lines.append(f"Finished games only; a shared crown counts as a win for each player sharing it; last {RECENT}: "
+                 f"the average of the player's last {RECENT} games (against the average: the trend).")
     return "\n".join(lines) + "\n"

@@ -34,6 +34,7 @@ from shanghai.rules.describe import describe
 from shanghai.rules.guide import guide_text
 from shanghai.rules.model import Rules
 from shanghai.rules.presets import OPTION_PRESETS, OPTIONS
+from shanghai.scorepad.storage import default_db_path
 from shanghai.tui.manipulation import ManipulationScreen
 from shanghai.tui.screens import InfoScreen
 from shanghai.tui.session import HUMAN, AnySession, GameSession, ManipulationSession, available_levels, resume_session
@@ -63,6 +64,7 @@ class Settings:
     buy_timeout: float = 10.0
     hints: bool = True
     take_back: float = 2.0  # seconds to take back a discard before the computer players act on it
+    history: Path | None = None  # the score pad database that keeps finished games (None: not kept)
 
 
 def house_rules(rules: Rules, going_out: str | None, dunce_cap: bool | None,
@@ -284,6 +286,8 @@ class ShanghaiApp(App[int]):
 
     def _table(self, session: AnySession) -> TableScreen | ManipulationScreen:
         s = self.settings
+        if isinstance(session, GameSession):
+            session.history = s.history
         if isinstance(session, ManipulationSession):
             return ManipulationScreen(session, pause=s.pause, hints=s.hints, notes=self.notes)
         return TableScreen(session, pause=s.pause, buy_timeout=s.buy_timeout, hints=s.hints, notes=self.notes,
@@ -316,7 +320,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     level = args.opponents if getattr(args, "opponents_given", True) else DEFAULT_LEVEL
     return Settings(rules=args.rules, options=split_options(args.option), players=args.players, name=args.name,
                     level=level, seed=args.seed, record=record_path(args), pause=max(args.pause, 0.0),
-                    buy_timeout=max(args.buy_timeout, 0.0), take_back=max(args.take_back, 0.0))
+                    buy_timeout=max(args.buy_timeout, 0.0), take_back=max(args.take_back, 0.0),
+                    history=None if args.no_history else default_db_path())
 
 
 def run_tui(args: argparse.Namespace) -> int:

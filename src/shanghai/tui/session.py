@@ -42,6 +42,7 @@ from shanghai.engine.record import GameRecord
 from shanghai.engine.take_back import TakeBackError, take_back
 from shanghai.engine.view import PlayerView, view
 from shanghai.errors import IllegalActionError
+from shanghai.scorepad.played import keep_played
 from shanghai.table_solver import Meld
 
 __all__ = ["HUMAN", "Applied", "GameSession", "ManipulationApplied", "ManipulationSession", "Seats",
@@ -151,6 +152,19 @@ class GameSession(Seats[Game, Applied]):
                  record: Path | None = None) -> None:
         super().__init__(game, names, kinds, record)
         self.bots: dict[int, Bot] = make_bots(game, [None if k == HUMAN else k for k in kinds])
+        self.history: Path | None = None  # the score pad database that keeps the game once it is over
+        self._kept: list[str] | None = None
+
+    def keep_in_history(self) -> list[str]:
+        """Once the game is over, keep it in the score pad's history (:attr:`history`, once) and
+        return what to tell the people: where it is kept and each person's record."""
+        if self.history is None or not self.game.is_over:
+            return []
+        if self._kept is None:
+            computers = ", ".join(f"{self.names[s]} ({k})" for s, k in enumerate(self.kinds) if k != HUMAN)
+            note = f"terminal game, seed {self.game.seed}" + (f"; computer players {computers}" if computers else "")
+            self._kept = keep_played(self.history, self.game, self.names, self.humans, note=note)
+        return self._kept
 
     def view(self, seat: int) -> PlayerView:
         return view(self.game, seat)

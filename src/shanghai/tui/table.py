@@ -355,6 +355,9 @@ class TableScreen(CardTable[PlayerView, Applied]):
             reviews = ([review_command(record.path)] if len(people) == 1
                        else [review_command(record.path, names[s]) for s in people])
             body.append(Text(f"\nYour play reviewed by the coach: {' · '.join(reviews)}", style="dim"))
+        kept = self.session.keep_in_history()
+        if kept:
+            body.append(Text("\n" + "\n".join(kept), style="dim"))
         seat = self.viewer  # the person whose hand was shown last
 
         def review() -> None:

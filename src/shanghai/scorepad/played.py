@@ -1,0 +1,98 @@
+"""The score pad of a game played in the program (the terminal game, a table on the server).
+
+A game played here ends with the same facts a paper score pad keeps: who went out, who made THE
+CUT, a blind go-out, and the cards left in every hand. :func:`pad_of_game` writes them on a
+:class:`ScorePad`, so that the games played against the computer appear in the score pad's history
+and statistics beside the games played with real cards. The pad scores the cards itself and must
+agree with the engine's points: a difference is a bug, and is refused rather than stored.
+
+>>> from shanghai.bots import GreedyPlayer
+>>> from shanghai.bots.match import play_game
+>>> from shanghai.rules import preset
+>>> game = play_game(preset("isra-junior"), 3, seed=5, seats=[GreedyPlayer(s) for s in range(3)])
+>>> pad = pad_of_game(game, ["Ann", "Bob", "Cy"])
+>>> pad.is_finished, pad.totals == tuple(game.totals), pad.crown() == game.winners()
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+
+from shanghai.cards import cards_text
+from shanghai.engine.game import Game
+from shanghai.rules import Rules, preset
+from shanghai.scorepad.model import HOUSE_RULES, Blind, HandEntry, ScorePad, ScorePadError
+from shanghai.scorepad.stats import RECENT, player_stats
+from shanghai.scorepad.storage import ScorePadStore
+
+
+def pad_house(rules: Rules) -> dict[str, int | bool]:
+    """The house rules that touch scoring, as the score pad keeps them: every scoring rule where
+    ``rules`` differ from their preset with its options.
+
+    >>> from shanghai.rules import preset
+    >>> pad_house(preset("isra").changed(joker_points=25, buy_penalty=1))
+    {'joker_points': 25}
+    """
+    base = preset(rules.name, rules.options)
+    return {key: getattr(rules, key) for key in HOUSE_RULES if getattr(rules, key) != getattr(base, key)}
+
+
+def pad_of_game(game: Game, names: Sequence[str], *, note: str = "") -> ScorePad:
+    """A score pad holding every round ``game`` has finished (all of them once it is over), for the
+    players ``names`` (seat order). Raises :class:`ScorePadError` if the names are not a score pad's
+    (empty, duplicated, reserved) or if the pad would score a round otherwise than the engine did."""
+    pad = ScorePad.new(game.rules.name, names, game.rules.options, pad_house(game.rules), note=note)
+    for result in game.round_results:
+        blind: Blind | None = None
+        if result.blind_bonus:
+            blind = "no-joker" if result.went_out in result.joker_free else "joker"
+        cut = result.cut.cutter if result.cut is not None and result.cut.made else None
+        hands = {s: HandEntry.of_cards(cards_text(hand), pad.rules)
+                 for s, hand in enumerate(result.hands) if s != result.went_out}
+        entry = pad.score_round(hands, went_out=result.went_out, cut=cut, blind=blind)
+        if entry.points != result.points:
+            raise ScorePadError(f"round {result.number}: the score pad counts {list(entry.points)} points, the "
+                                f"game {list(result.points)}")
+        pad = pad.with_round(entry)
+    return pad
+
+
+def keep_game(store: ScorePadStore, game: Game, names: Sequence[str], *, note: str = "") -> ScorePad:
+    """Store the finished ``game`` in the score pad database ``store``; returns the stored pad (with
+    its number). Raises :class:`ScorePadError` for a game that is not over or names a pad refuses."""
+    if not game.is_over:
+        raise ScorePadError("only a finished game is kept in the score pad's history")
+    return store.create(pad_of_game(game, names, note=note))
+
+
+def record_text(store: ScorePadStore, pad: ScorePad, seat: int) -> str:
+    """One line on how the player in ``seat`` of the stored ``pad`` does over every finished game of
+    the same rules in ``store`` (with real cards or in the program), under that player's name."""
+    name = pad.players[seat]
+    [s] = player_stats(store.load_all(), player=name, preset=pad.preset)
+    trend = f" (the last {RECENT} games: {s.recent_average:.0f})" if s.games > RECENT else ""
+    streak = f", {s.current_streak} wins in a row now" if s.current_streak > 1 else ""
+    whose = "Your" if name.casefold() == "you" else f"{name}'s"  # the terminal game's default name
+    return (f"{whose} {s.games} finished {pad.preset} {'game' if s.games == 1 else 'games'}: "
+            f"{s.wins} won ({100 * s.win_rate:.0f}%), average {s.average_total:.0f}{trend}, best {s.best_total}"
+            f"{streak}, longest run of wins {s.longest_streak}")
+
+
+def keep_played(db: Path, game: Game, names: Sequence[str], people: Sequence[int], *, note: str) -> list[str]:
+    """Keep a finished game played in the program in the score pad database ``db`` and say so, with
+    each person's record (``people``: their seats) under these rules. Never raises for the database or
+    the names: the lines then say why the game was not kept, and the game itself is unharmed."""
+    try:
+        with ScorePadStore(db) as store:
+            pad = keep_game(store, game, names, note=note)
+            assert pad.id is not None
+            lines = [f"Kept in the score pad's history as game {pad.id} (shanghai scorepad show {pad.id}; "
+                     f"shanghai scorepad stats --rules {pad.preset})."]
+            lines += [record_text(store, pad, s) + "." for s in people]
+            return lines
+    except (ScorePadError, OSError, sqlite3.Error) as exc:
+        return [f"The game was not kept in the score pad's history ({db}): {exc}"]
