@@ -3,6 +3,7 @@ the statistics of one player across them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,25 @@ def test_no_history_and_the_default_database(tmp_path: Path, monkeypatch: pytest
     assert history_path(parser.parse_args([])) == tmp_path / "scorepad.sqlite3"
     assert history_path(parser.parse_args(["--no-history"])) is None
 
+
+
+def test_a_players_record_in_words() -> None:
+    from shanghai.scorepad import HandEntry, ScorePad
+    from shanghai.scorepad.render import player_record_text
+
+    def pad(game_id: int, players: list[str], hands: list[tuple[int, dict[int, int]]]) -> ScorePad:
+        p = ScorePad.new("isra-junior", players)
+        for out, points in hands:
+            p = p.with_round(p.score_round({s: HandEntry(v) for s, v in points.items()}, went_out=out))
+        return replace(p, id=game_id, created_at=f"2026-12-0{game_id}T10:00:00Z")
+
+    pads = [pad(1, ["Ann", "Bob", "Cy"], [(0, {1: 20, 2: 30})] * 3),  # Ann 0, won
+            pad(2, ["Bob", "ann", "Cy"], [(0, {1: 20, 2: 20})] * 3),  # ann 60, Cy 60: place 2
+            pad(3, ["Ann", "Bob"] + ["Cy"], [(2, {0: 10, 1: 10})] * 3)]  # Ann and Bob 30: place 2
+    text = player_record_text(pads, "ANN")
+    assert text.splitlines()[0] == ("Ann's 3 finished isra-junior games: 1 won (33%), average 30, best 0, "
+                                    "longest run of wins 1.")
+    assert "  game 3  2026-12-03 10:00  isra-junior: 30, place 2 (Bob 30, Cy 0)" in text
+    assert "  game 2  2026-12-02 10:00  isra-junior: 60, place 2 (Bob 0, Cy 60)" in text
+    assert "  game 1  2026-12-01 10:00  isra-junior: 0, won (Bob 60, Cy 90)" in text
+    assert player_record_text(pads, "Dee") == "No finished game of Dee yet.\n"

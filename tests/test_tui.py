@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("textual")
 
 from textual.pilot import Pilot
-from textual.widgets import Select, Static
+from textual.widgets import Input, Select, Static
 
 from shanghai.bots.coach import REVIEW_DEALS, review
 from shanghai.engine.actions import (
@@ -462,5 +462,44 @@ def test_how_to_play_from_the_start_screen_and_the_table(tmp_path: Path) -> None
             await pilot.press("enter")
             await pilot.pause()
             assert app.screen is table
+
+    run(main)
+
+
+def test_the_players_record_from_the_start_screen(tmp_path: Path) -> None:
+    """F3 on the start screen: the record of the name on the form, from the score pad's history."""
+    from shanghai.bots import GreedyPlayer
+    from shanghai.bots.match import play_game
+    from shanghai.scorepad.played import keep_played
+    from shanghai.tui.screens import InfoScreen
+
+    history = tmp_path / "pad.sqlite3"
+    games = [play_game(preset("isra-junior"), 3, seed=s, seats=[GreedyPlayer(i) for i in range(3)]) for s in (1, 2)]
+    for g in games:
+        keep_played(history, g, ["Ann", "Bob", "Cy"], [0], note="")
+
+    async def record_shown(settings: Settings, name: str) -> str:
+        app = ShanghaiApp(settings)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            start = app.screen
+            start.query_one("#name", Input).value = name
+            await pilot.press("f3")
+            await pilot.pause()
+            assert isinstance(app.screen, InfoScreen)
+            text = shown(app.screen.query_one("#info", Static))
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is start
+            return " ".join(text.split())
+
+    async def main() -> None:
+        text = await record_shown(Settings(history=history), "ann")
+        wins = sum(0 in g.winners() for g in games)
+        assert f"Ann's 2 finished isra-junior games: {wins} won" in text
+        assert "The last 2 of 2 finished games:" in text and "game 2 " in text and "game 1 " in text
+        assert "No finished game of Zed yet" in await record_shown(Settings(history=history), "Zed")
+        assert "No finished game of Ann yet" in await record_shown(Settings(history=tmp_path / "none.db"), "Ann")
+        assert "history is off" in await record_shown(Settings(history=None), "Ann")
 
     run(main)

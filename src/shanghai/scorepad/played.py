@@ -25,7 +25,8 @@ from shanghai.cards import cards_text
 from shanghai.engine.game import Game
 from shanghai.rules import Rules, preset
 from shanghai.scorepad.model import HOUSE_RULES, Blind, HandEntry, ScorePad, ScorePadError
-from shanghai.scorepad.stats import RECENT, player_stats
+from shanghai.scorepad.render import record_line
+from shanghai.scorepad.stats import player_stats
 from shanghai.scorepad.storage import ScorePadStore
 
 
@@ -72,14 +73,8 @@ def keep_game(store: ScorePadStore, game: Game, names: Sequence[str], *, note: s
 def record_text(store: ScorePadStore, pad: ScorePad, seat: int) -> str:
     """One line on how the player in ``seat`` of the stored ``pad`` does over every finished game of
     the same rules in ``store`` (with real cards or in the program), under that player's name."""
-    name = pad.players[seat]
-    [s] = player_stats(store.load_all(), player=name, preset=pad.preset)
-    trend = f" (the last {RECENT} games: {s.recent_average:.0f})" if s.games > RECENT else ""
-    streak = f", {s.current_streak} wins in a row now" if s.current_streak > 1 else ""
-    whose = "Your" if name.casefold() == "you" else f"{name}'s"  # the terminal game's default name
-    return (f"{whose} {s.games} finished {pad.preset} {'game' if s.games == 1 else 'games'}: "
-            f"{s.wins} won ({100 * s.win_rate:.0f}%), average {s.average_total:.0f}{trend}, best {s.best_total}"
-            f"{streak}, longest run of wins {s.longest_streak}")
+    [s] = player_stats(store.load_all(), player=pad.players[seat], preset=pad.preset)
+    return record_line(s, pad.preset)
 
 
 def keep_played(db: Path, game: Game, names: Sequence[str], people: Sequence[int], *, note: str) -> list[str]:

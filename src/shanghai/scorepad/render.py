@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from shanghai.scorepad.model import RoundEntry, ScorePad
-from shanghai.scorepad.stats import RECENT, PlayerStats
+from shanghai.scorepad.stats import RECENT, PlayerStats, player_stats
 
 STAR = "*"
 
@@ -148,4 +148,44 @@ def stats_text(stats: Sequence[PlayerStats]) -> str:
     lines.append("")
     lines.append(f"Finished games only; a shared crown counts as a win for each player sharing it; last {RECENT}: "
                  f"the average of the player's last {RECENT} games (against the average: the trend).")
+    return "\n".join(lines) + "\n"
+
+
+def record_line(s: PlayerStats, preset: str) -> str:
+    """A player's record under one preset in words, for the end of a game.
+
+    >>> from shanghai.scorepad.stats import PlayerStats
+    >>> record_line(PlayerStats("You", 7, 2, 0, 0, 71.4, 25, 3, 180, 5, 21, 6, 1, 0, 58.0), "isra-junior")
+    'Your 7 finished isra-junior games: 2 won (29%), average 71 (the last 5 games: 58), best 25, longest run of wins 1'
+    """
+    trend = f" (the last {RECENT} games: {s.recent_average:.0f})" if s.games > RECENT else ""
+    streak = f", {s.current_streak} wins in a row now" if s.current_streak > 1 else ""
+    whose = "Your" if s.name.casefold() == "you" else f"{s.name}'s"  # the terminal game's default name
+    return (f"{whose} {s.games} finished {preset} {'game' if s.games == 1 else 'games'}: "
+            f"{s.wins} won ({100 * s.win_rate:.0f}%), average {s.average_total:.0f}{trend}, best {s.best_total}"
+            f"{streak}, longest run of wins {s.longest_streak}")
+
+
+def player_record_text(pads: Sequence[ScorePad], name: str, *, last: int = 5) -> str:
+    """Everything the score pad knows of one player (by name, case aside): a record line per preset
+    played, and the player's last finished games."""
+    key = name.strip().casefold()
+    mine = [p for p in pads if p.is_finished and any(n.casefold() == key for n in p.players)]
+    if not mine:
+        return f"No finished game of {name.strip()} yet.\n"
+    mine.sort(key=lambda p: (p.created_at, p.id or 0))
+    lines = []
+    for preset in dict.fromkeys(p.preset for p in mine):
+        [s] = player_stats(mine, player=name, preset=preset)
+        lines.append(record_line(s, preset) + ".")
+    lines += ["", f"The last {min(last, len(mine))} of {len(mine)} finished games:"]
+    for pad in mine[-last:][::-1]:
+        seat = pad.seat(name)
+        crown = pad.crown()
+        place = 1 + sum(t < pad.totals[seat] for t in pad.totals)
+        result = ("won" + (" (shared)" if len(crown) > 1 else "")) if seat in crown else f"place {place}"
+        others = ", ".join(f"{p} {t}" for s, (p, t) in enumerate(zip(pad.players, pad.totals, strict=True))
+                           if s != seat)
+        lines.append(f"  game {pad.id}  {date_text(pad.created_at)}  {rules_text(pad)}: {pad.totals[seat]}, "
+                     f"{result} ({others})")
     return "\n".join(lines) + "\n"

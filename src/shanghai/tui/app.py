@@ -34,6 +34,8 @@ from shanghai.rules.describe import describe
 from shanghai.rules.guide import guide_text
 from shanghai.rules.model import Rules
 from shanghai.rules.presets import OPTION_PRESETS, OPTIONS
+from shanghai.scorepad import ScorePadError, ScorePadStore
+from shanghai.scorepad.render import player_record_text
 from shanghai.scorepad.storage import default_db_path
 from shanghai.tui.manipulation import ManipulationScreen
 from shanghai.tui.screens import InfoScreen
@@ -85,6 +87,7 @@ class StartScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "Start the game"), Binding("f2", "guide", "How to play"),
+        Binding("f3", "record", "Your record"),
         Binding("escape", "app.quit", "Quit")
     ]
 
@@ -105,7 +108,9 @@ class StartScreen(Screen[None]):
                 yield Select([(f"{name} — {r.title}", name) for name, r in GAMES.items()],
                              value=self._start_rules(), allow_blank=False, id="preset")
             yield Static(id="description")
-            yield Button("How to play these rules (F2)", id="guide-button")
+            with Horizontal(classes="row"):
+                yield Button("How to play these rules (F2)", id="guide-button")
+                yield Button("Your record (F3)", id="record-button")
             with Horizontal(classes="row"):
                 yield Label("Players", classes="label")
                 yield Select([(str(n), n) for n in range(2, MAX_SEATS + 1)], value=s.players,
@@ -196,6 +201,26 @@ class StartScreen(Screen[None]):
             self.action_start()
         elif event.button.id == "guide-button":
             self.action_guide()
+        elif event.button.id == "record-button":
+            self.action_record()
+
+    def action_record(self) -> None:
+        """The record of the player named on the form: the finished games the score pad's history
+        holds under that name (the terminal's and those played with real cards), rule set by rule set."""
+        name = self.query_one("#name", Input).value.strip() or "You"
+        path = self.settings.history
+        if path is None:
+            body = "The score pad's history is off for this game (shanghai play --no-history)."
+        elif not path.exists():
+            body = f"No finished game of {name} yet: finished games are kept in {path}."
+        else:
+            try:
+                with ScorePadStore(path, create=False) as store:
+                    body = player_record_text(store.load_all(), name) + f"\n(kept in {path})"
+            except ScorePadError as exc:
+                body = f"The score pad's history cannot be read: {exc}"
+        self.app.push_screen(InfoScreen(f"{name}'s record" if name.casefold() != "you" else "Your record",
+                                        Text(body), footer="Press Enter to go back."))
 
     def action_guide(self) -> None:
         """How to play the rule set as chosen, options and house rules included (the contract games'
