@@ -139,6 +139,10 @@ CurtainScreen {
     color: $text-muted;
 }
 
+#record-button {
+    margin-left: 2;
+}
+
 #description {
     margin: 0 0 1 14;
     width: 90;
