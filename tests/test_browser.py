@@ -651,3 +651,52 @@ def test_the_coach_reviews_a_finished_game(browser: Any, server: Callable[..., S
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_the_lobby_shows_the_games_played_and_their_statistics(browser: Any, server: Callable[..., Server]) -> None:
+    """../shared/PLAYERS-EXPECT.md: "history and statistics (wins, averages, streaks, trends)". The lobby
+    sends the seat tokens the browser keeps to ``POST /api/history`` and shows the finished games, each
+    leading to its table (where it can be replayed), and a line of statistics per rule set."""
+    srv = server(bot_pause=0.0, buy_seconds=0.0, standin_seconds=0.0)
+    ctx, page, errors = new_page(browser, srv)
+    try:
+        page.goto(srv.base + "/")
+        page.wait_for_selector("#history-none")  # nothing kept yet: nothing asked
+        invite = create_table(page, srv, "Ann", ["greedy", "random"], preset="isra-junior")  # three rounds
+        start_game(page)
+        page.goto(srv.base + "/")  # Ann leaves: stand-ins play her seat to the end
+        deadline = time.monotonic() + 90
+        while srv.http("GET", f"/api/invite/{invite}")[1]["status"] != "over":
+            assert time.monotonic() < deadline, "the stand-ins did not finish the game"
+            time.sleep(0.2)
+        page.reload()
+        page.wait_for_selector("#history-games")
+        _, game = srv.record_game(table_id(srv, invite))
+        row = page.locator(f"#history-games tbody tr[data-invite='{invite}']")
+        cells = row.locator("td").all_inner_texts()
+        winners = game.winners()
+        won = 0 in winners
+        place = 1 + sum(t < game.totals[0] for t in game.totals)  # 2nd or 3rd of 3 where Ann did not win
+        result = f"{place}{'nd' if place == 2 else 'rd'} of 3"
+        if won:
+            result = "Won (shared)" if len(winners) > 1 else "Won"
+        assert cells == [str(game.totals[0]), result]
+        assert row.locator(".players").inner_text() == "Ann (you), Computer 2 (greedy), Computer 3 (random)"
+        assert page.locator("#history-games th[scope=col]").count() == 3
+        line = page.inner_text("#history-stats li[data-preset='isra-junior']")
+        assert line.startswith(f"isra-junior: 1 game · {int(won)} won ({100 * int(won)}%) · average {game.totals[0]}")
+        assert line.endswith(f"best {game.totals[0]} · wins in a row: {int(won)} now, {int(won)} at most")
+        page.locator("#history").screenshot(path=str(SHOTS / "web-history.png"))  # for the README
+        # the game's link leads to its table, where the finished game is shown (and can be replayed)
+        row.locator("th a").click()
+        page.wait_for_url(f"**/join/{invite}")
+        page.wait_for_selector("#replay-open")
+        assert not errors, errors
+        # a server that cannot answer leaves the lobby working, with a quiet line
+        page.route("**/api/history", lambda route: route.fulfill(status=500, body="{}"))
+        page.goto(srv.base + "/")
+        page.wait_for_selector("#history-failed")
+        assert page.locator("#create").is_enabled()
+        assert all("status of 500" in e for e in errors), errors  # the browser's own note of the failed request
+    finally:
+        ctx.close()

@@ -33,6 +33,8 @@ from shanghai.cards import card_text  # noqa: E402
 from shanghai.engine.game import Game  # noqa: E402
 from shanghai.engine.record import GameRecord  # noqa: E402
 from shanghai.engine.view import view  # noqa: E402
+from shanghai.scorepad.played import pad_of_game  # noqa: E402
+from shanghai.scorepad.stats import RECENT, stats_of  # noqa: E402
 from shanghai.server.protocol import RATE_PER_SECOND, view_to_json  # noqa: E402
 
 Json = dict[str, Any]
@@ -789,3 +791,89 @@ def test_a_discard_is_taken_back_at_a_table_of_computer_players(server: Callable
 async def _started(c: Client) -> Client:
     await c.wait(lambda m: m["type"] == "state" and m["game"] is not None)
     return c
+
+
+def test_the_history_of_a_browsers_games_and_its_statistics(server: Callable[..., Server], db_url: str) -> None:
+    """../shared/PLAYERS-EXPECT.md: "history and statistics (wins, averages, streaks, trends)". The
+    browser sends the seat tokens it keeps; ``POST /api/history`` lists the games they hold (a finished
+    one also once a rematch moved the token on), oldest first, and the seat's statistics per preset over
+    the finished games, as ``shanghai.scorepad.stats`` works them out. A token that holds no seat there
+    is only counted. In SQLite and PostgreSQL (the rematch's past seats are a table of their own)."""
+    srv = server(bot_pause=0.0, buy_seconds=0.0, standin_seconds=0.0, db_url=db_url)
+    done = [srv.create(name="Ann", rules="isra-junior", seats=["human", "greedy", "random"], seed=seed)
+            for seed in (4, 5)]
+    playing = srv.create(name="Ann", rules="may-i", seats=["human", "greedy", "greedy"], seed=6)
+
+    def history(seats: list[Json]) -> tuple[int, Json]:
+        return srv.http("POST", "/api/history", {"seats": seats})
+
+    async def go() -> tuple[Json, Json, Json]:
+        for created in done:  # Ann starts and leaves: stand-ins play her seat to the end
+            ann = await Client.open(srv, "Ann", {"token": created["token"]})
+            await ann.request({"type": "start"})
+            await ann.close()
+        deadline = time.monotonic() + 90
+        while any(srv.http("GET", f"/api/invite/{c['invite']}")[1]["status"] != "over" for c in done):
+            assert time.monotonic() < deadline, "the stand-ins did not finish the games"
+            await asyncio.sleep(0.2)
+        back = await Client.open(srv, "Ann", {"token": done[1]["token"]})
+        assert (await back.request({"type": "rematch"}))["type"] == "ok"
+        rematch = await back.wait(lambda m: m["type"] == "rematch")
+        await back.close()
+        here = await Client.open(srv, "Ann", {"token": playing["token"]})  # there: the game waits for her
+        await here.request({"type": "start"})
+        await _started(here)
+        seats = [{"invite": c["invite"], "token": c["token"]} for c in (*done, playing)]
+        seats += [{"invite": rematch["invite"], "token": done[1]["token"]},   # the token's table now
+                  {"invite": done[0]["invite"], "token": playing["token"]},   # not a seat of that table
+                  {"invite": "nope", "token": done[0]["token"]},              # no such table
+                  {"invite": done[0]["invite"], "token": done[0]["token"]}]   # named twice: listed once
+        status, out = await asyncio.to_thread(history, seats)
+        assert status == 200, out
+        # what a wrong token or an unknown invite gets: nothing of the table
+        status, nothing = await asyncio.to_thread(history, seats[4:6])
+        await here.close()
+        assert status == 200
+        return out, nothing, rematch
+
+    out, nothing, rematch = asyncio.run(go())
+    assert nothing == {"games": [], "stats": [], "unknown": 2, "recent": RECENT}
+    assert out["unknown"] == 2 and out["recent"] == RECENT
+    games = out["games"]
+    assert [g["invite"] for g in games] == [done[0]["invite"], done[1]["invite"], playing["invite"],
+                                            rematch["invite"]]  # oldest first
+    assert games == sorted(games, key=lambda g: g["created"])
+    pads = []
+    for g, created in zip(games, done, strict=False):
+        record, game = srv.record_game(created["table"])
+        assert game.is_over
+        assert g == {"invite": created["invite"], "preset": "isra-junior", "title": game.rules.title,
+                     "game": "contract", "created": g["created"], "players": record.players, "seat": 0,
+                     "status": "over", "finished": True, "round": 3, "rounds": 3, "totals": list(game.totals),
+                     "winners": list(game.winners())}
+        pads.append((pad_of_game(game, record.players), 0))
+    in_play = games[2]
+    assert (in_play["status"], in_play["finished"], in_play["round"], in_play["rounds"], in_play["winners"]) == \
+        ("playing", False, 1, 7, None)
+    assert in_play["totals"] == [0, 0, 0] and in_play["preset"] == "may-i"
+    lobby = games[3]
+    assert (lobby["status"], lobby["finished"], lobby["round"], lobby["seat"]) == ("lobby", False, 0, 0)
+    # the statistics: the finished games only, worked out by the score pad's own function
+    s = stats_of("Ann", pads)
+    assert out["stats"] == [{
+        "preset": "isra-junior", "games": 2, "wins": s.wins, "shared_wins": s.shared_wins, "win_rate": s.win_rate,
+        "average": s.average_total, "recent_average": s.recent_average, "best": s.best_total,
+        "worst": s.worst_total, "rounds_won": s.rounds_won, "rounds_played": 6,
+        "longest_streak": s.longest_streak, "current_streak": s.current_streak}]
+    assert not any(c["token"] in json.dumps(out) for c in (*done, playing))
+    # refused: what is wrong is named
+    too_many = [{"invite": "x", "token": "y"}] * 151
+    for body, words in (({}, '"seats" is a list'), ({"seats": "abc"}, '"seats" is a list'),
+                        ({"seats": too_many}, "names 151 seats: at most 150"),
+                        ({"seats": [{"invite": "x"}]}, "seats[0] is not"),
+                        ({"seats": [{"invite": "x", "token": "y"}, {"invite": "x", "token": 5}]}, "seats[1] is not"),
+                        ({"seats": ["x"]}, "seats[0] is not")):
+        status, refused = srv.http("POST", "/api/history", body)
+        assert status == 400 and refused["error"] == "bad-history" and words in refused["message"], refused
+    status, refused = srv.http("POST", "/api/history", raw=b"[1, 2")
+    assert status == 400 and refused["error"] == "bad-json"

@@ -7,6 +7,7 @@
 - ``GET  /api/invite/{invite}``       a table's public description (seats, rules, status)
 - ``POST /api/invite/{invite}/join``  take an open seat with a display name: a seat token
 - ``GET  /api/invite/{invite}/record`` a finished game's record (JSON lines; refused while in play)
+- ``POST /api/history``               the games of a browser's seat tokens, and its statistics per preset
 - ``WS   /ws``                        the game (see ``docs/protocol.md``)
 - ``/``                               the browser front end, when a static directory is there
 """
@@ -117,6 +118,9 @@ def create_app(storage: Storage, *, defaults: Settings | None = None, static_dir
         invite = request.path_params["invite"]
         return await _guard(lambda body: manager.join(invite, body), request)
 
+    async def history(request: Request) -> Response:
+        return await _guard(lambda body: manager.history(body), request)
+
     async def finished_record(request: Request) -> Response:
         try:
             text = manager.finished_record(request.path_params["invite"])
@@ -167,6 +171,7 @@ def create_app(storage: Storage, *, defaults: Settings | None = None, static_dir
         Route("/api/invite/{invite}/replay/{n}", replay_step, methods=["GET"]),
         Route("/api/guide/{preset}", preset_guide, methods=["GET"]),
         Route("/api/guide", rules_guide, methods=["POST"]),
+        Route("/api/history", history, methods=["POST"]),
         Route("/join/{invite}", join_page, methods=["GET"]),
         WebSocketRoute("/ws", websocket),
     ]

@@ -63,6 +63,15 @@ seats = Table(
     Column("token_hash", String(64), nullable=True, unique=True),
 )
 
+# the seat tokens a rematch moved on to the next game: the token still shows the games it played
+# (``Storage.held_seats``: a browser's history) though it no longer opens their seats
+past_seats = Table(
+    "shanghai_past_seats", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("token_hash", String(64), nullable=False, index=True),
+)
+
 actions = Table(
     "shanghai_actions", metadata,
     Column("game_id", String(32), primary_key=True),
@@ -102,6 +111,16 @@ class SeatRow:
     level: str | None
     name: str
     token_hash: str | None
+
+
+@dataclass
+class HeldSeat:
+    """A seat a token holds at a game (or held, before a rematch moved the token on)."""
+    game_id: str
+    invite: str
+    created: float
+    seat: int
+    names: list[str]   # every seat's name, in seat order
 
 
 @dataclass
@@ -152,12 +171,17 @@ class Storage:
                     settings: dict[str, Any], seat_rows: list[SeatRow], *,
                     moved_from: tuple[str, list[SeatRow]] | None = None) -> None:
         """A new game in the lobby; ``moved_from`` (a game and its seats without their tokens) moves the
-        seat tokens of a finished game to this one in the same transaction (a rematch)."""
+        seat tokens of a finished game to this one in the same transaction (a rematch): the old game
+        keeps them as past seats (the seats are the same, so ``seat_rows`` hold the moved tokens)."""
         now = time.time()
         with self.engine.begin() as c:
             if moved_from is not None:
                 c.execute(delete(seats).where(seats.c.game_id == moved_from[0]))
                 self._write_seats(c, moved_from[0], moved_from[1])
+                moved = [{"game_id": moved_from[0], "seat": s.seat, "token_hash": s.token_hash}
+                         for s in seat_rows if s.token_hash is not None]
+                if moved:
+                    c.execute(insert(past_seats), moved)
             c.execute(insert(games).values(id=game_id, invite=invite, status="lobby", rules=json.dumps(rules),
                                            seed=seed, settings=json.dumps(settings), created=now, updated=now))
             self._write_seats(c, game_id, seat_rows)
@@ -262,6 +286,30 @@ class Storage:
             row = c.execute(select(seats.c.game_id, seats.c.seat)
                             .where(seats.c.token_hash == hash_token(token))).first()
         return None if row is None else (str(row.game_id), int(row.seat))
+
+    def held_seats(self, wanted: list[tuple[str, str]]) -> list[HeldSeat | None]:
+        """For each ``(invite, token hash)``: the seat of that invite's game that the token holds, or
+        held until a rematch moved it on; None where it holds none there, or no game has the invite."""
+        invites = {invite for invite, _ in wanted}
+        with self.engine.connect() as c:
+            found = {r.invite: r for r in c.execute(select(games.c.id, games.c.invite, games.c.created)
+                                                   .where(games.c.invite.in_(invites)))}
+            ids = [r.id for r in found.values()]
+            names: dict[str, list[str]] = {}
+            holders: dict[tuple[str, str], int] = {}  # (game, token hash): seat
+            for r in c.execute(select(seats).where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)):
+                names.setdefault(r.game_id, []).append(r.name)
+                if r.token_hash is not None:
+                    holders[(r.game_id, r.token_hash)] = r.seat
+            for r in c.execute(select(past_seats).where(past_seats.c.game_id.in_(ids))):
+                holders.setdefault((r.game_id, r.token_hash), r.seat)
+        out: list[HeldSeat | None] = []
+        for invite, token_hash in wanted:
+            game = found.get(invite)
+            seat = None if game is None else holders.get((game.id, token_hash))
+            out.append(None if game is None or seat is None else
+                       HeldSeat(str(game.id), invite, float(game.created), seat, names.get(game.id, [])))
+        return out
 
     def unfinished(self) -> list[str]:
         """Games in the lobby or in play, oldest first."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -37,6 +38,9 @@ from shanghai.errors import IllegalActionError, RecordError, RuleNotImplementedE
 from shanghai.rules import AnyRules, ManipulationRules
 from shanghai.rules.describe import describe
 from shanghai.rules.guide import how_to_play
+from shanghai.scorepad.model import ScorePad, ScorePadError
+from shanghai.scorepad.played import pad_of_game
+from shanghai.scorepad.stats import RECENT, PlayerStats, stats_of
 from shanghai.server.protocol import (
     PROTOCOL_VERSION,
     PROTOCOLS,
@@ -62,11 +66,13 @@ from shanghai.server.protocol import (
     round_result_json,
     view_to_json,
 )
-from shanghai.server.storage import Committer, SeatRow, Storage, hash_token
+from shanghai.server.storage import Committer, HeldSeat, SeatRow, Storage, hash_token
 from shanghai.table_solver import placeable_cards
 
 log = logging.getLogger("shanghai.server")
 REVIEWS_KEPT = 512  # the coach's reviews kept in memory (a few kilobytes each)
+HISTORY_SEATS = 150   # the seats one history request may name (well inside the 16 KiB a body may have)
+PLAYED_KEPT = 4096    # finished games kept as the history lists them (a score pad each: a few kilobytes)
 
 HUMAN, BOT = "human", "bot"
 WINDOW_PHASES = (Phase.BUY, Phase.SHANGHAI)
@@ -142,6 +148,87 @@ def levels_for(rules: AnyRules) -> tuple[str, ...]:
 def game_kind(rules: AnyRules) -> str:
     """``"manipulation"`` for manipulation rummy, ``"contract"`` for the contract presets."""
     return "manipulation" if isinstance(rules, ManipulationRules) else "contract"
+
+
+def history_request(body: dict[str, Any]) -> list[tuple[str, str]]:
+    """The ``(invite, token)`` pairs a ``POST /api/history`` body names; ``bad-history`` saying what is wrong."""
+    wanted = body.get("seats")
+    if not isinstance(wanted, list):
+        raise ProtocolError("\"seats\" is a list of {\"invite\": ..., \"token\": ...} objects", "bad-history")
+    if len(wanted) > HISTORY_SEATS:
+        raise ProtocolError(f"\"seats\" names {len(wanted)} seats: at most {HISTORY_SEATS}", "bad-history")
+    out = []
+    for i, entry in enumerate(wanted):
+        if not isinstance(entry, dict) or not isinstance(entry.get("invite"), str) \
+                or not isinstance(entry.get("token"), str):
+            raise ProtocolError(f"seats[{i}] is not {{\"invite\": ..., \"token\": ...}} with two strings",
+                                "bad-history")
+        out.append((entry["invite"], entry["token"]))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A game as the history of a browser's games lists it (the same for every seat)."""
+
+    rules: AnyRules
+    status: str                       # lobby | playing | over
+    round: int                        # the round (or hand) in play, the last once the game is over; 0: the lobby
+    totals: tuple[int, ...]
+    winners: tuple[int, ...] | None   # once the game is over
+    pad: ScorePad | None              # a finished contract game's score pad: what its statistics count
+
+    def to_json(self, held: HeldSeat) -> dict[str, Any]:
+        rules = self.rules
+        return {"invite": held.invite, "preset": rules.name, "title": rules.title, "game": game_kind(rules),
+                "created": held.created, "players": held.names, "seat": held.seat, "status": self.status,
+                "finished": self.status == "over", "round": self.round,
+                "rounds": None if isinstance(rules, ManipulationRules) else len(rules.rounds),
+                "totals": list(self.totals), "winners": None if self.winners is None else list(self.winners)}
+
+
+def played_of(rules: AnyRules, game: AnyGame | None, players: int) -> Played:
+    """``game`` (None: still in the lobby) as the history lists it; a finished contract game is written on a
+    score pad (a millisecond: in a worker thread where there are many)."""
+    if game is None:
+        return Played(rules, "lobby", 0, (0,) * players, None, None)
+    over = game.is_over
+    if isinstance(game, ManipulationGame):
+        return Played(rules, "over" if over else "playing", len(game.hand_results) if over else game.hand_number,
+                      tuple(game.totals), game.winners() if over else None, None)
+    pad = None
+    if over:
+        try:
+            # the names of the seats: one seat's statistics need none, and a table's names need not be a
+            # score pad's (the same name twice, a reserved word such as "q")
+            pad = pad_of_game(game, [f"Seat {i + 1}" for i in range(game.players)])
+        except ScorePadError as exc:  # the pad scores a round otherwise than the engine did: a bug
+            log.error("a finished %s game is left out of the statistics: %s", rules.name, exc)
+    return Played(rules, "over" if over else "playing", min(game.round_number, len(game.rules.rounds)),
+                  tuple(game.totals), game.winners() if over else None, pad)
+
+
+def read_played(storage: Storage, game_id: str) -> Played | None:
+    """A game of the database, replayed from its record (as ``Manager.load`` does), as the history lists
+    it; None (logged) where it cannot be replayed."""
+    row = storage.load(game_id)
+    if row is None:
+        return None
+    try:
+        game = None if row.status == "lobby" else row.record().replay()
+        return played_of(rules_from_spec(row.rules), game, len(row.seats))
+    except (RecordError, ShanghaiError, RuleNotImplementedError) as exc:
+        log.error("game %s cannot be replayed for a history: %s", game_id, exc)
+        return None
+
+
+def stats_json(preset: str, s: PlayerStats) -> dict[str, Any]:
+    """One seat's statistics over its finished games of ``preset`` (``shanghai.scorepad.stats``)."""
+    return {"preset": preset, "games": s.games, "wins": s.wins, "shared_wins": s.shared_wins,
+            "win_rate": s.win_rate, "average": s.average_total, "recent_average": s.recent_average,
+            "best": s.best_total, "worst": s.worst_total, "rounds_won": s.rounds_won,
+            "rounds_played": s.rounds_played, "longest_streak": s.longest_streak,
+            "current_streak": s.current_streak}
 
 
 @dataclass
@@ -767,6 +854,7 @@ class Manager:
         self.review_lock = asyncio.Lock()  # one coach's review at a time: each takes seconds of CPU
         self.reviews: collections.OrderedDict[tuple[str, int, int], dict[str, Any]] = collections.OrderedDict()
         self.reviews_made = 0  # reviews worked out (not taken from ``reviews``)
+        self.played: collections.OrderedDict[str, Played] = collections.OrderedDict()  # finished games, by id
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- loading -----------------------------------------------------------------------------------
@@ -920,6 +1008,52 @@ class Manager:
         if table.game is None or not table.game.is_over:
             raise ProtocolError("the record is given once the game is over", "not-over")
         return GameRecord.of(table.game, [s.name for s in table.seats]).to_jsonl()
+
+    async def history(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``POST /api/history``: the games whose seats a browser's tokens hold (or held, before a rematch
+        moved them on), oldest first, and that seat's statistics per contract preset over the finished
+        ones. A token that holds no seat at its invite's table is only counted (``unknown``): the answer
+        tells nothing of that table. The database and the replays are read in a worker thread; a
+        finished game is kept as listed (``PLAYED_KEPT``), so that the lobby asking again costs little."""
+        wanted = history_request(body)
+        found = await asyncio.to_thread(self.storage.held_seats, [(i, hash_token(t)) for i, t in wanted])
+        held: dict[str, HeldSeat] = {}  # by game: an invite named twice is listed once
+        for h in found:
+            if h is not None:
+                held.setdefault(h.game_id, h)
+        played: dict[str, Played | None] = {}
+        work: dict[str, Callable[[], Played | None]] = {}
+        for game_id in held:
+            table = self.tables.get(game_id)
+            if game_id in self.played:
+                played[game_id] = self.played[game_id]
+                self.played.move_to_end(game_id)
+            elif table is None:
+                work[game_id] = functools.partial(read_played, self.storage, game_id)
+            elif table.game is not None and table.game.is_over:  # a finished game changes no more: a thread may read it
+                work[game_id] = functools.partial(played_of, table.rules, table.game, len(table.seats))
+            else:  # a game in play (or in the lobby): no score pad to write
+                played[game_id] = played_of(table.rules, table.game, len(table.seats))
+        if work:
+            played.update(await asyncio.to_thread(lambda: {g: make() for g, make in work.items()}))
+            for game_id in work:
+                done = played[game_id]
+                if done is not None and done.status == "over":
+                    self.played[game_id] = done
+            while len(self.played) > PLAYED_KEPT:
+                self.played.popitem(last=False)
+        games: list[dict[str, Any]] = []
+        pads: dict[str, list[tuple[ScorePad, int]]] = {}  # by preset, oldest first (the streaks and trend)
+        for h in sorted(held.values(), key=lambda h: (h.created, h.game_id)):
+            p = played[h.game_id]
+            if p is None:
+                continue
+            games.append(p.to_json(h))
+            if p.pad is not None:
+                pads.setdefault(p.rules.name, []).append((p.pad, h.seat))
+        stats = sorted((stats_json(preset, stats_of(preset, seats)) for preset, seats in pads.items()),
+                       key=lambda s: (-s["games"], s["preset"]))
+        return {"games": games, "stats": stats, "unknown": found.count(None), "recent": RECENT}
 
     async def join(self, invite: str, body: dict[str, Any]) -> dict[str, Any]:
         table = self.table_of_invite(invite)

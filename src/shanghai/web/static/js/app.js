@@ -27,7 +27,8 @@ function forgetSeat(invite) {
   if (info && info.table) localStorage.removeItem(`shanghai:table:${info.table}`);
 }
 
-function myTables() {
+// every seat this browser keeps, the latest used first
+function savedSeats() {
   const out = [];
   for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i);
@@ -35,8 +36,10 @@ function myTables() {
       try { out.push({ invite: key.slice(14), ...JSON.parse(localStorage.getItem(key)) }); } catch { /* skip */ }
     }
   }
-  return out.sort((a, b) => (b.at || 0) - (a.at || 0)).slice(0, 6);
+  return out.sort((a, b) => (b.at || 0) - (a.at || 0));
 }
+
+const myTables = () => savedSeats().slice(0, 6);
 
 async function getJSON(url, body) {
   const resp = await fetch(url, body === undefined ? {} : {
@@ -208,8 +211,72 @@ async function renderCreate() {
     main.append(h("section", { class: "panel", "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h" }, "Your tables"),
       h("ul", { class: "mine" }, mine.map((t) => h("li", {}, h("a", { href: `/join/${t.invite}` }, `Table ${t.table || t.invite.slice(0, 6)} as ${t.name || "you"}`))))));
   }
+  const games = h("section", { class: "panel", id: "history", "aria-labelledby": "history-h", "aria-busy": "true" },
+    h("h2", { id: "history-h" }, "Your games"), h("p", { class: "desc" }, "Looking up your games…"));
+  main.append(games);
+  showHistory(games);
   presetChanged();
   nameIn.focus();
+}
+
+// -- the lobby: the games this browser played, and how its player does ------------------------------------
+const HISTORY_SEATS = 150;  // the seats POST /api/history takes at once (the latest used, where there are more)
+const FINISHED_SHOWN = 20;  // the finished games listed (the latest)
+
+async function showHistory(section) {
+  const seats = savedSeats().filter((s) => typeof s.token === "string").slice(0, HISTORY_SEATS);
+  let out = { games: [], stats: [], recent: 5 };
+  try {
+    if (seats.length) out = await getJSON("/api/history", { seats: seats.map((s) => ({ invite: s.invite, token: s.token })) });
+  } catch {
+    section.replaceChildren(section.firstChild, h("p", { class: "desc", id: "history-failed" }, "Your games cannot be looked up just now."));
+    section.removeAttribute("aria-busy");
+    return;
+  }
+  const finished = out.games.filter((g) => g.finished);
+  const body = [];
+  if (!finished.length) body.push(h("p", { class: "desc", id: "history-none" }, "No finished games yet."));
+  if (out.stats.length) {
+    body.push(h("h3", {}, "Your record"),
+      h("ul", { class: "history-stats", id: "history-stats" }, out.stats.map((s) => h("li", { dataset: { preset: s.preset } },
+        h("strong", {}, s.preset), `: ${statsText(s, out.recent)}`))));
+  }
+  if (finished.length) {
+    const shown = finished.slice(-FINISHED_SHOWN).reverse();
+    // the players under each game's link: three columns fit a phone
+    body.push(h("table", { class: "score-table history-games", id: "history-games" },
+      h("caption", {}, shown.length < finished.length ? `The latest ${shown.length} of your ${finished.length} finished games`
+        : "Your finished games, the latest first"),
+      h("thead", {}, h("tr", {}, ["Game and players", "Your total", "Result"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, shown.map((g) => h("tr", { dataset: { invite: g.invite } },
+        h("th", { scope: "row" }, h("a", { href: `/join/${g.invite}` }, `${g.preset}, ${new Date(g.created * 1000).toLocaleDateString()}`),
+          h("span", { class: "players" }, g.players.map((n, i) => (i === g.seat ? `${n} (you)` : n)).join(", "))),
+        h("td", { class: "num" }, String(g.totals[g.seat])),
+        h("td", { class: "place" }, placeText(g)))))));
+  }
+  section.replaceChildren(section.firstChild, ...body);
+  section.removeAttribute("aria-busy");
+}
+
+// one preset's statistics in a line: the server works them out (shanghai.scorepad.stats); lower totals are better
+function statsText(s, recent) {
+  const parts = [`${s.games} ${s.games === 1 ? "game" : "games"}`,
+    `${s.wins} won (${Math.round(100 * s.win_rate)}%)`, `average ${Math.round(s.average)}`];
+  if (s.games > recent) {  // with fewer games the last ones are all of them: no trend to tell
+    const margin = Math.max(5, 0.1 * s.average);  // a few points either way are the deal's luck, not a trend
+    const trend = s.recent_average < s.average - margin ? "trending better"
+      : s.recent_average > s.average + margin ? "trending worse" : "steady";
+    parts.push(`last ${recent}: ${Math.round(s.recent_average)}, ${trend}`);
+  }
+  parts.push(`best ${s.best}`, `wins in a row: ${s.current_streak} now, ${s.longest_streak} at most`);
+  return parts.join(" · ");
+}
+
+// "Won", "Won (shared)" or "2nd of 4": a place by total (the lowest wins; a tie shares the place)
+function placeText(g) {
+  if (g.winners.includes(g.seat)) return g.winners.length > 1 ? "Won (shared)" : "Won";
+  const place = 1 + g.totals.filter((t) => t < g.totals[g.seat]).length;
+  return `${place}${["st", "nd", "rd"][place - 1] || "th"} of ${g.totals.length}`;  // 8 players at most
 }
 
 // -- a table: join it, or come back to it ------------------------------------------------------------
