@@ -691,6 +691,10 @@ def test_the_lobby_shows_the_games_played_and_their_statistics(browser: Any, ser
         row.locator("th a").click()
         page.wait_for_url(f"**/join/{invite}")
         page.wait_for_selector("#replay-open")
+        # ?watch (the link of a game whose token a rematch moved on) watches it, though the browser has a seat
+        page.goto(srv.base + f"/join/{invite}?watch")
+        page.wait_for_selector("#replay-open")
+        assert page.locator("#review-ask").count() == 0  # the review is a seat's: a spectator has none
         assert not errors, errors
         # a server that cannot answer leaves the lobby working, with a quiet line
         page.route("**/api/history", lambda route: route.fulfill(status=500, body="{}"))

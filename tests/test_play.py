@@ -361,6 +361,7 @@ def test_arguments_and_default_record_path(monkeypatch: pytest.MonkeyPatch, tmp_
         ("isra", 4, None, [], None, False)
     args = parser.parse_args(["--option", "no-split", "--option", "aces-high"])
     assert args.option == ["no-split", "aces-high"]
+    monkeypatch.delenv("SHANGHAI_DATA_DIR", raising=False)  # set for every test by conftest.py
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert default_record_path() == tmp_path / "shanghai" / "last-game.jsonl"
 

@@ -13,10 +13,14 @@ from shanghai.bots.match import play_game
 from shanghai.cli.play import TextGame, add_play_arguments, history_path
 from shanghai.engine.game import Game
 from shanghai.rules import PRESETS, preset
+from shanghai.rules.presets import OPTION_PRESETS, OPTIONS
 from shanghai.scorepad import ScorePadError, ScorePadStore, player_stats
-from shanghai.scorepad.played import keep_game, keep_played, pad_house, pad_of_game, record_text
+from shanghai.scorepad.played import keep_game, keep_played, pad_house, pad_names, pad_of_game, record_text
 from shanghai.scorepad.stats import RECENT, stats_of
 from test_play import Script
+
+# the options each preset takes
+OPTION_PRESETS_OF = {name: tuple(OPTIONS) if name in OPTION_PRESETS else () for name in PRESETS}
 
 
 def _finished(rules_name: str, players: int, seed: int, **changes: object) -> Game:
@@ -28,11 +32,17 @@ def _finished(rules_name: str, players: int, seed: int, **changes: object) -> Ga
 @pytest.mark.parametrize("rules_name", sorted(PRESETS))
 def test_the_pad_scores_every_round_as_the_engine_did(rules_name: str) -> None:
     """The pad scores the cards left in hand itself (docs/scorepad.md) and must agree with the engine
-    on every round: points, who went out, THE CUT, a blind go-out."""
+    on every round: points, who went out, THE CUT, a blind go-out; for every player count (the
+    pack changes with it) and every option (may-i's black twos, ...)."""
     cuts = blinds = 0
+    rules = preset(rules_name)
+    options = [(), *((o,) for o in OPTION_PRESETS_OF.get(rules_name, ()))]
     for seed in range(6):
-        game = _finished(rules_name, 4, seed)
-        names = ["Ann", "Bob", "Cy", "Dee"]
+        players = rules.min_players + seed % (min(rules.max_players, 6) - rules.min_players + 1)
+        option = options[seed % len(options)]
+        game = play_game(preset(rules_name, option), players, seed=seed,
+                         seats=[(RandomPlayer, GreedyPlayer, ExpertPlayer)[(s + seed) % 3](s) for s in range(players)])
+        names = ["Ann", "Bob", "Cy", "Dee", "Ed", "Flo"][:players]
         pad = pad_of_game(game, names)
         assert pad.is_finished and pad.players == tuple(names)
         assert [r.points for r in pad.rounds] == [r.points for r in game.round_results]
@@ -45,6 +55,32 @@ def test_the_pad_scores_every_round_as_the_engine_did(rules_name: str) -> None:
         assert cuts > 0  # the cut's bonus was checked, not only games without one
     if preset(rules_name).blind_out_bonus:
         assert blinds > 0
+
+
+def test_rules_a_pad_cannot_keep_are_refused_or_kept_as_the_games_own() -> None:
+    """A score pad keeps a preset, its options and the scoring house rules; a table whose rules
+    change the rounds or the card values is refused by name, or scored by its own rules for
+    statistics (the server's history)."""
+    short = _finished("isra-junior", 3, 1, rounds=preset("isra-junior").rounds[:1])
+    with pytest.raises(ScorePadError, match="the game was over after 1 rounds, a score pad of isra-junior has 3"):
+        pad_of_game(short, ["Ann", "Bob", "Cy"])
+    pad = pad_of_game(short, ["Ann", "Bob", "Cy"], own_rules=True)
+    assert pad.is_finished and pad.totals == tuple(short.totals)
+    assert stats_of("Ann", [(pad, 0)]).games == 1
+    base = preset("isra-junior")
+    cheap_aces = _finished("isra-junior", 3, 2, rank_points=tuple(1 if r == 1 else p for r, p in
+                                                                   enumerate(base.rank_points)))
+    assert cheap_aces.totals != _finished("isra-junior", 3, 2).totals  # the same deal scored otherwise
+    with pytest.raises(ScorePadError, match="its rules score otherwise"):
+        pad_of_game(cheap_aces, ["Ann", "Bob", "Cy"])
+    assert pad_of_game(cheap_aces, ["Ann", "Bob", "Cy"], own_rules=True).totals == tuple(cheap_aces.totals)
+
+
+def test_computer_players_are_named_with_their_level() -> None:
+    """So that a computer "Bob" is never counted as a person called Bob on the same score pad."""
+    assert pad_names(["Ann", "Bob", "Cy"], {1: "expert", 2: "greedy"}) == ["Ann", "Bob (expert)", "Cy (greedy)"]
+    long = pad_names(["A" * 30, "B"], {0: "expert"})[0]
+    assert len(long) == 30 and long.endswith(" (expert)")
 
 
 def test_house_rules_that_score_go_on_the_pad() -> None:
@@ -126,6 +162,7 @@ def test_the_plain_game_keeps_the_finished_game_once(tmp_path: Path) -> None:
     with ScorePadStore(db) as store:
         [pad] = store.load_all()
     assert pad.totals == tuple(game.totals) and pad.note == "terminal game (plain), seed 3"
+    assert pad.players == ("Ann", "Bob", "Cy")  # no levels given: the names as they are
 
 
 def test_no_history_and_the_default_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -136,6 +173,10 @@ def test_no_history_and_the_default_database(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setenv("SHANGHAI_DATA_DIR", str(tmp_path))
     assert history_path(parser.parse_args([])) == tmp_path / "scorepad.sqlite3"
     assert history_path(parser.parse_args(["--no-history"])) is None
+    from shanghai.tui.app import settings_from_args  # the full-screen game's settings, the same way
+
+    assert settings_from_args(parser.parse_args([])).history == tmp_path / "scorepad.sqlite3"
+    assert settings_from_args(parser.parse_args(["--no-history"])).history is None
 
 
 

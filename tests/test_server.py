@@ -849,6 +849,7 @@ def test_the_history_of_a_browsers_games_and_its_statistics(server: Callable[...
         assert game.is_over
         assert g == {"invite": created["invite"], "preset": "isra-junior", "title": game.rules.title,
                      "game": "contract", "created": g["created"], "players": record.players, "seat": 0,
+                     "past": created is done[1],  # the rematch moved that token on: watched, not opened
                      "status": "over", "finished": True, "round": 3, "rounds": 3, "totals": list(game.totals),
                      "winners": list(game.winners())}
         pads.append((pad_of_game(game, record.players), 0))
@@ -858,6 +859,7 @@ def test_the_history_of_a_browsers_games_and_its_statistics(server: Callable[...
     assert in_play["totals"] == [0, 0, 0] and in_play["preset"] == "may-i"
     lobby = games[3]
     assert (lobby["status"], lobby["finished"], lobby["round"], lobby["seat"]) == ("lobby", False, 0, 0)
+    assert not in_play["past"] and not lobby["past"]
     # the statistics: the finished games only, worked out by the score pad's own function
     s = stats_of("Ann", pads)
     assert out["stats"] == [{

@@ -53,7 +53,7 @@ from shanghai.melds import End, make_meld, run_arrangements
 from shanghai.paths import data_dir
 from shanghai.rules import OTHER_GAMES, PRESETS, ManipulationRules, game_rules, preset
 from shanghai.rules.model import MeldKind
-from shanghai.scorepad.played import keep_played
+from shanghai.scorepad.played import keep_played, pad_names
 
 BOT_NAMES = ("Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy")
 RECORD_NAME = "last-game.jsonl"
@@ -359,7 +359,8 @@ class TextGame:
                  bots: Mapping[int, Bot] | None = None, record: Path | None = None,
                  input_fn: Callable[[str], str] = input, output_fn: Callable[[str], None] = print,
                  sort_by: str = "suit", pause_between_rounds: bool = True,
-                 history: Path | None = None, history_note: str = "") -> None:
+                 history: Path | None = None, history_note: str = "",
+                 levels: Mapping[int, str] | None = None) -> None:
         if len(names) != game.players:
             raise ValueError(f"{len(names)} names for {game.players} seats")
         self.game = game
@@ -370,6 +371,7 @@ class TextGame:
         self.record = RecordFile(record, names) if record is not None else None
         self.history = history  # the score pad database that keeps the game once it is over
         self.history_note = history_note
+        self.levels = dict(levels or {})  # the computer players' levels, by seat, for the score pad's names
         self.input_fn = input_fn
         self.output_fn = output_fn
         self.sort_by = sort_by
@@ -1230,7 +1232,8 @@ class TextGame:
             review = review_command(path, None if plain else self.names[self.human])
             lines.append(f"Your play reviewed by the coach: {review}")
         if self.history is not None:
-            lines += keep_played(self.history, game, self.names, [self.human], note=self.history_note)
+            lines += keep_played(self.history, game, pad_names(self.names, self.levels), [self.human],
+                                 note=self.history_note)
             self.history = None  # kept once
         self.out("\n".join(lines))
 
@@ -1325,7 +1328,8 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
                                 for s, k in enumerate(kinds)])
         text_game = TextGame(game, record.players, record=path, input_fn=input_fn, output_fn=output_fn,
                              bots=bots, history=history_path(args),
-                             history_note=history_note(game, record.players, kinds, args.opponents))
+                             history_note=f"terminal game (plain), seed {game.seed}",
+                             levels={s: args.opponents if k == HUMAN else k for s, k in enumerate(kinds) if s != 0})
         return text_game.run(resumed=True)
     try:
         if args.rules.strip().lower() in OTHER_GAMES:
@@ -1340,8 +1344,8 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
     keep_unfinished(path, output_fn)
     text_game = TextGame(game, names, record=path, input_fn=input_fn, output_fn=output_fn,
                          bots=_opponents(game, 0, args.opponents), history=history_path(args),
-                         history_note=history_note(game, names, [HUMAN] + [args.opponents] * (game.players - 1),
-                                                   args.opponents))
+                         history_note=f"terminal game (plain), seed {game.seed}",
+                         levels={s: args.opponents for s in range(1, game.players)})
     try:
         save_seats(path, [HUMAN] + [args.opponents] * (game.players - 1))
     except OSError:
@@ -1354,13 +1358,6 @@ def history_path(args: argparse.Namespace) -> Path | None:
     from shanghai.scorepad.storage import default_db_path
 
     return None if getattr(args, "no_history", False) else default_db_path()
-
-
-def history_note(game: Game, names: Sequence[str], kinds: Sequence[str], default_level: str) -> str:
-    """The score pad's note on a plain terminal game: its seed and the computer players' levels."""
-    computers = ", ".join(f"{names[s]} ({default_level if k == HUMAN else k})"
-                          for s, k in enumerate(kinds) if s != 0)
-    return f"terminal game (plain), seed {game.seed}; computer players {computers}"
 
 
 def keep_unfinished(path: Path, output_fn: Callable[[str], None]) -> None:

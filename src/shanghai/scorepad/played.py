@@ -17,15 +17,17 @@ agree with the engine's points: a difference is a bug, and is refused rather tha
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from shanghai.cards import cards_text
 from shanghai.engine.game import Game
+from shanghai.errors import ShanghaiError
 from shanghai.rules import Rules, preset
-from shanghai.scorepad.model import HOUSE_RULES, Blind, HandEntry, ScorePad, ScorePadError
-from shanghai.scorepad.render import record_line
+from shanghai.scorepad.model import HOUSE_RULES, MAX_NAME, Blind, HandEntry, ScorePad, ScorePadError
+from shanghai.scorepad.render import record_line, rules_text
 from shanghai.scorepad.stats import player_stats
 from shanghai.scorepad.storage import ScorePadStore
 
@@ -42,11 +44,20 @@ def pad_house(rules: Rules) -> dict[str, int | bool]:
     return {key: getattr(rules, key) for key in HOUSE_RULES if getattr(rules, key) != getattr(base, key)}
 
 
-def pad_of_game(game: Game, names: Sequence[str], *, note: str = "") -> ScorePad:
+def pad_of_game(game: Game, names: Sequence[str], *, note: str = "", own_rules: bool = False) -> ScorePad:
     """A score pad holding every round ``game`` has finished (all of them once it is over), for the
-    players ``names`` (seat order). Raises :class:`ScorePadError` if the names are not a score pad's
-    (empty, duplicated, reserved) or if the pad would score a round otherwise than the engine did."""
+    players ``names`` (seat order).
+
+    A score pad keeps a preset, its options and the house rules that score (:data:`HOUSE_RULES`);
+    rules changed otherwise (the rounds, the card values) are refused with :class:`ScorePadError`,
+    as are names a pad refuses (empty, duplicated, reserved). ``own_rules`` gives a pad scored by
+    the game's own rules instead, whatever they changed: for statistics, not for a score pad
+    database, which could not read those rules back. Either way each round must score as the engine
+    scored it, or :class:`ScorePadError` says where it does not.
+    """
     pad = ScorePad.new(game.rules.name, names, game.rules.options, pad_house(game.rules), note=note)
+    if own_rules:
+        pad = dataclasses.replace(pad, rules=game.rules)
     for result in game.round_results:
         blind: Blind | None = None
         if result.blind_bonus:
@@ -54,12 +65,36 @@ def pad_of_game(game: Game, names: Sequence[str], *, note: str = "") -> ScorePad
         cut = result.cut.cutter if result.cut is not None and result.cut.made else None
         hands = {s: HandEntry.of_cards(cards_text(hand), pad.rules)
                  for s, hand in enumerate(result.hands) if s != result.went_out}
-        entry = pad.score_round(hands, went_out=result.went_out, cut=cut, blind=blind)
+        try:
+            entry = pad.score_round(hands, went_out=result.went_out, cut=cut, blind=blind)
+        except ScorePadError as exc:
+            raise ScorePadError(f"round {result.number} cannot be written on a score pad of {pad.preset}: {exc}") \
+                from None
         if entry.points != result.points:
-            raise ScorePadError(f"round {result.number}: the score pad counts {list(entry.points)} points, the "
-                                f"game {list(result.points)}")
+            raise ScorePadError(f"round {result.number}: a score pad of {rules_text(pad)} counts {list(entry.points)} "
+                                f"points, the game {list(result.points)} (its rules score otherwise)")
         pad = pad.with_round(entry)
+    if game.is_over and not pad.is_finished:
+        raise ScorePadError(f"the game was over after {len(game.round_results)} rounds, a score pad of "
+                            f"{pad.preset} has {pad.round_count}")
     return pad
+
+
+def pad_names(names: Sequence[str], levels: Mapping[int, str]) -> list[str]:
+    """The names on the score pad: a computer player's with its level (``levels``: by seat), so that
+    its games are never counted as those of a person of the same name.
+
+    >>> pad_names(["Ann", "Bob", "Cy"], {1: "expert", 2: "greedy"})
+    ['Ann', 'Bob (expert)', 'Cy (greedy)']
+    """
+    out = []
+    for seat, name in enumerate(names):
+        level = levels.get(seat)
+        if level is not None:
+            suffix = f" ({level})"
+            name = name[:max(1, MAX_NAME - len(suffix))].rstrip() + suffix
+        out.append(name)
+    return out
 
 
 def keep_game(store: ScorePadStore, game: Game, names: Sequence[str], *, note: str = "") -> ScorePad:
@@ -89,5 +124,5 @@ def keep_played(db: Path, game: Game, names: Sequence[str], people: Sequence[int
                      f"shanghai scorepad stats --rules {pad.preset})."]
             lines += [record_text(store, pad, s) + "." for s in people]
             return lines
-    except (ScorePadError, OSError, sqlite3.Error) as exc:
+    except (ShanghaiError, OSError, sqlite3.Error) as exc:  # ShanghaiError: the pad's, a preset this version lacks
         return [f"The game was not kept in the score pad's history ({db}): {exc}"]

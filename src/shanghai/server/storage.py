@@ -121,6 +121,7 @@ class HeldSeat:
     created: float
     seat: int
     names: list[str]   # every seat's name, in seat order
+    past: bool = False  # a rematch moved the token on: it no longer opens this seat
 
 
 @dataclass
@@ -296,19 +297,19 @@ class Storage:
                                                    .where(games.c.invite.in_(invites)))}
             ids = [r.id for r in found.values()]
             names: dict[str, list[str]] = {}
-            holders: dict[tuple[str, str], int] = {}  # (game, token hash): seat
+            holders: dict[tuple[str, str], tuple[int, bool]] = {}  # (game, token hash): seat, past
             for r in c.execute(select(seats).where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)):
                 names.setdefault(r.game_id, []).append(r.name)
                 if r.token_hash is not None:
-                    holders[(r.game_id, r.token_hash)] = r.seat
+                    holders[(r.game_id, r.token_hash)] = (r.seat, False)
             for r in c.execute(select(past_seats).where(past_seats.c.game_id.in_(ids))):
-                holders.setdefault((r.game_id, r.token_hash), r.seat)
+                holders.setdefault((r.game_id, r.token_hash), (r.seat, True))
         out: list[HeldSeat | None] = []
         for invite, token_hash in wanted:
             game = found.get(invite)
-            seat = None if game is None else holders.get((game.id, token_hash))
-            out.append(None if game is None or seat is None else
-                       HeldSeat(str(game.id), invite, float(game.created), seat, names.get(game.id, [])))
+            held = None if game is None else holders.get((game.id, token_hash))
+            out.append(None if game is None or held is None else
+                       HeldSeat(str(game.id), invite, float(game.created), held[0], names.get(game.id, []), held[1]))
         return out
 
     def unfinished(self) -> list[str]:

@@ -181,7 +181,8 @@ class Played:
     def to_json(self, held: HeldSeat) -> dict[str, Any]:
         rules = self.rules
         return {"invite": held.invite, "preset": rules.name, "title": rules.title, "game": game_kind(rules),
-                "created": held.created, "players": held.names, "seat": held.seat, "status": self.status,
+                "created": held.created, "players": held.names, "seat": held.seat, "past": held.past,
+                "status": self.status,
                 "finished": self.status == "over", "round": self.round,
                 "rounds": None if isinstance(rules, ManipulationRules) else len(rules.rounds),
                 "totals": list(self.totals), "winners": None if self.winners is None else list(self.winners)}
@@ -200,8 +201,9 @@ def played_of(rules: AnyRules, game: AnyGame | None, players: int) -> Played:
     if over:
         try:
             # the names of the seats: one seat's statistics need none, and a table's names need not be a
-            # score pad's (the same name twice, a reserved word such as "q")
-            pad = pad_of_game(game, [f"Seat {i + 1}" for i in range(game.players)])
+            # score pad's (the same name twice, a reserved word such as "q"); the table's own rules, which
+            # may change what no score pad database keeps (the rounds, the card values)
+            pad = pad_of_game(game, [f"Seat {i + 1}" for i in range(game.players)], own_rules=True)
         except ScorePadError as exc:  # the pad scores a round otherwise than the engine did: a bug
             log.error("a finished %s game is left out of the statistics: %s", rules.name, exc)
     return Played(rules, "over" if over else "playing", min(game.round_number, len(game.rules.rounds)),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,7 @@ from shanghai.rules.describe import describe
 from shanghai.rules.guide import guide_text
 from shanghai.rules.model import Rules
 from shanghai.rules.presets import OPTION_PRESETS, OPTIONS
-from shanghai.scorepad import ScorePadError, ScorePadStore
+from shanghai.scorepad import ScorePadStore
 from shanghai.scorepad.render import player_record_text
 from shanghai.scorepad.storage import default_db_path
 from shanghai.tui.manipulation import ManipulationScreen
@@ -217,7 +218,7 @@ class StartScreen(Screen[None]):
             try:
                 with ScorePadStore(path, create=False) as store:
                     body = player_record_text(store.load_all(), name) + f"\n(kept in {path})"
-            except ScorePadError as exc:
+            except (ShanghaiError, sqlite3.Error) as exc:  # not a pad database, a preset this version lacks
                 body = f"The score pad's history cannot be read: {exc}"
         self.app.push_screen(InfoScreen(f"{name}'s record" if name.casefold() != "you" else "Your record",
                                         Text(body), footer="Press Enter to go back."))

@@ -42,7 +42,7 @@ from shanghai.engine.record import GameRecord
 from shanghai.engine.take_back import TakeBackError, take_back
 from shanghai.engine.view import PlayerView, view
 from shanghai.errors import IllegalActionError
-from shanghai.scorepad.played import keep_played
+from shanghai.scorepad.played import keep_played, pad_names
 from shanghai.table_solver import Meld
 
 __all__ = ["HUMAN", "Applied", "GameSession", "ManipulationApplied", "ManipulationSession", "Seats",
@@ -161,9 +161,9 @@ class GameSession(Seats[Game, Applied]):
         if self.history is None or not self.game.is_over:
             return []
         if self._kept is None:
-            computers = ", ".join(f"{self.names[s]} ({k})" for s, k in enumerate(self.kinds) if k != HUMAN)
-            note = f"terminal game, seed {self.game.seed}" + (f"; computer players {computers}" if computers else "")
-            self._kept = keep_played(self.history, self.game, self.names, self.humans, note=note)
+            names = pad_names(self.names, {s: k for s, k in enumerate(self.kinds) if k != HUMAN})
+            self._kept = keep_played(self.history, self.game, names, self.humans,
+                                     note=f"terminal game, seed {self.game.seed}")
         return self._kept
 
     def view(self, seat: int) -> PlayerView:

@@ -249,7 +249,8 @@ async function showHistory(section) {
         : "Your finished games, the latest first"),
       h("thead", {}, h("tr", {}, ["Game and players", "Your total", "Result"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, shown.map((g) => h("tr", { dataset: { invite: g.invite } },
-        h("th", { scope: "row" }, h("a", { href: `/join/${g.invite}` }, `${g.preset}, ${new Date(g.created * 1000).toLocaleDateString()}`),
+        // a seat a rematch moved on: its token opens the next game, so this one is watched (and replayed)
+        h("th", { scope: "row" }, h("a", { href: g.past ? `/join/${g.invite}?watch` : `/join/${g.invite}` }, `${g.preset}, ${new Date(g.created * 1000).toLocaleDateString()}`),
           h("span", { class: "players" }, g.players.map((n, i) => (i === g.seat ? `${n} (you)` : n)).join(", "))),
         h("td", { class: "num" }, String(g.totals[g.seat])),
         h("td", { class: "place" }, placeText(g)))))));
@@ -281,6 +282,7 @@ function placeText(g) {
 
 // -- a table: join it, or come back to it ------------------------------------------------------------
 async function openTable(invite) {
+  if (new URLSearchParams(location.search).has("watch")) { connect(invite, null); return; }
   const saved = savedSeat(invite);
   if (saved && saved.token) { connect(invite, saved.token); return; }
   clear(main);
