@@ -200,3 +200,14 @@ def test_a_players_record_in_words() -> None:
     assert "  game 2  2026-12-02 10:00  isra-junior: 60, place 2 (Bob 0, Cy 60)" in text
     assert "  game 1  2026-12-01 10:00  isra-junior: 0, won (Bob 60, Cy 90)" in text
     assert player_record_text(pads, "Dee") == "No finished game of Dee yet.\n"
+
+
+def test_the_servers_history_counts_a_table_with_changed_rounds() -> None:
+    """A table may change any rule (``POST /api/tables``'s ``changes``), the rounds included: its
+    finished game is counted by its own rules, not refused (once a 500 for every browser that sat there)."""
+    from shanghai.server.tables import played_of
+
+    game = _finished("isra-junior", 3, 1, rounds=preset("isra-junior").rounds[:1])
+    played = played_of(game.rules, game, 3)
+    assert played.status == "over" and played.pad is not None and played.pad.is_finished
+    assert stats_of("you", [(played.pad, 0)]).average_total == game.totals[0]
