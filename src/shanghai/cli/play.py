@@ -54,6 +54,7 @@ from shanghai.paths import data_dir
 from shanghai.rules import OTHER_GAMES, PRESETS, ManipulationRules, game_rules, preset
 from shanghai.rules.model import MeldKind
 from shanghai.scorepad.played import keep_played, pad_names
+from shanghai.scorepad.storage import default_db_path
 
 BOT_NAMES = ("Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy")
 RECORD_NAME = "last-game.jsonl"
@@ -1355,8 +1356,6 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
 
 def history_path(args: argparse.Namespace) -> Path | None:
     """The score pad database that keeps the finished game (``--no-history``: none)."""
-    from shanghai.scorepad.storage import default_db_path
-
     return None if getattr(args, "no_history", False) else default_db_path()
 
 
