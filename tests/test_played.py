@@ -151,8 +151,7 @@ def test_the_plain_game_keeps_the_finished_game_once(tmp_path: Path) -> None:
     out: list[str] = []
     script = Script()
     game = Game.new(preset("isra-junior"), 3, 3)
-    tg = TextGame(game, ["Ann", "Bob", "Cy"], input_fn=script, output_fn=out.append, history=db,
-                  history_note="terminal game (plain), seed 3")
+    tg = TextGame(game, ["Ann", "Bob", "Cy"], input_fn=script, output_fn=out.append, history=db)
     script.tg = tg
     assert tg.run() == 0
     text = "\n".join(out)

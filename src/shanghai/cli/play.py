@@ -360,8 +360,7 @@ class TextGame:
                  bots: Mapping[int, Bot] | None = None, record: Path | None = None,
                  input_fn: Callable[[str], str] = input, output_fn: Callable[[str], None] = print,
                  sort_by: str = "suit", pause_between_rounds: bool = True,
-                 history: Path | None = None, history_note: str = "",
-                 levels: Mapping[int, str] | None = None) -> None:
+                 history: Path | None = None, levels: Mapping[int, str] | None = None) -> None:
         if len(names) != game.players:
             raise ValueError(f"{len(names)} names for {game.players} seats")
         self.game = game
@@ -371,7 +370,6 @@ class TextGame:
             s: ReplayablePlayer(game.seed * 31 + s) for s in range(game.players) if s != human}
         self.record = RecordFile(record, names) if record is not None else None
         self.history = history  # the score pad database that keeps the game once it is over
-        self.history_note = history_note
         self.levels = dict(levels or {})  # the computer players' levels, by seat, for the score pad's names
         self.input_fn = input_fn
         self.output_fn = output_fn
@@ -1234,7 +1232,7 @@ class TextGame:
             lines.append(f"Your play reviewed by the coach: {review}")
         if self.history is not None:
             lines += keep_played(self.history, game, pad_names(self.names, self.levels), [self.human],
-                                 note=self.history_note)
+                                 note=f"terminal game (plain), seed {game.seed}")
             self.history = None  # kept once
         self.out("\n".join(lines))
 
@@ -1329,7 +1327,6 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
                                 for s, k in enumerate(kinds)])
         text_game = TextGame(game, record.players, record=path, input_fn=input_fn, output_fn=output_fn,
                              bots=bots, history=history_path(args),
-                             history_note=f"terminal game (plain), seed {game.seed}",
                              levels={s: args.opponents if k == HUMAN else k for s, k in enumerate(kinds) if s != 0})
         return text_game.run(resumed=True)
     try:
@@ -1345,7 +1342,6 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
     keep_unfinished(path, output_fn)
     text_game = TextGame(game, names, record=path, input_fn=input_fn, output_fn=output_fn,
                          bots=_opponents(game, 0, args.opponents), history=history_path(args),
-                         history_note=f"terminal game (plain), seed {game.seed}",
                          levels={s: args.opponents for s in range(1, game.players)})
     try:
         save_seats(path, [HUMAN] + [args.opponents] * (game.players - 1))
