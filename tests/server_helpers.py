@@ -32,11 +32,13 @@ class Server:
 
     def __init__(self, tmp_path: Path, *, bot_pause: float = 0.0, buy_seconds: float = 30.0,
                  standin_seconds: float = 30.0, db_url: str | None = None, static: Path | None = None,
-                 review_deals: int | None = None, take_back_seconds: float = 0.0) -> None:
+                 review_deals: int | None = None, take_back_seconds: float = 0.0,
+                 idle_seconds: float = 120.0) -> None:
         self.tmp_path = tmp_path
         self.db_url = db_url or f"sqlite:///{tmp_path / 'server.sqlite3'}"
         self.args = ["--bot-pause", str(bot_pause), "--buy-seconds", str(buy_seconds),
-                     "--standin-seconds", str(standin_seconds), "--take-back-seconds", str(take_back_seconds)]
+                     "--standin-seconds", str(standin_seconds), "--take-back-seconds", str(take_back_seconds),
+                     "--idle-seconds", str(idle_seconds)]
         self.args += ["--static", str(static)] if static else []
         self.args += ["--review-deals", str(review_deals)] if review_deals is not None else []
         self.proc: subprocess.Popen[bytes] | None = None

@@ -422,6 +422,62 @@ def test_a_move_at_the_table_does_not_drop_a_card_being_dragged(browser: Any,
         ctx.close()
 
 
+def test_a_person_who_keeps_the_table_waiting_is_nudged_then_stood_in_for(browser: Any,
+                                                                          server: Callable[..., Server]) -> None:
+    """../shared/PLAYERS-EXPECT.md: "the game waiting a while and then a computer player standing in;
+    inactivity nudges". The others see whom the table waits for, with a Nudge button and the countdown;
+    the person is warned, nudged (a toast, a shake of the bar), and once a computer player plays for
+    them, "I'm back" gives them their seat again."""
+    srv = server(bot_pause=1.0, buy_seconds=60.0, idle_seconds=5.0)
+    ctx_a, ann, errors_a = new_page(browser, srv)
+    ctx_b, bob, errors_b = new_page(browser, srv)
+    try:
+        invite = create_table(ann, srv, "Ann", ["human", "greedy"])
+        status, info = srv.http("GET", f"/api/invite/{invite}")
+        assert status == 200 and info["settings"]["idle_seconds"] == 5.0  # the form's, the server's default
+        bob.goto(f"{srv.base}/join/{invite}")
+        bob.fill("#join-name", "Bob")
+        bob.click("#join")
+        bob.wait_for_selector("#waiting")
+        start_game(ann)
+        wait_settled(bob)
+        # nobody plays: whoever's turn comes first (after the computer player's) keeps the table waiting
+        deadline = time.monotonic() + 30
+        while True:
+            assert time.monotonic() < deadline, "no person's turn came"
+            if ann.locator("#nudge").count():
+                other, idle, idle_name = ann, bob, "Bob"
+                break
+            if bob.locator("#nudge").count():
+                other, idle, idle_name = bob, ann, "Ann"
+                break
+            ann.wait_for_timeout(100)
+        assert other.inner_text("#wait-text").startswith(f"Waiting for {idle_name} (0:0")
+        assert "a computer player plays for them in" in other.inner_text("#wait-text")
+        idle.wait_for_selector("#waitbar.urgent")
+        assert idle.inner_text("#wait-text").startswith("Still there? The others are waiting for you")
+        other.wait_for_selector("#nudge:not([disabled])")  # a quarter of idle_seconds after the turn began
+        shoot(other, "web-waiting.png")
+        other.click("#nudge")
+        idle.wait_for_function("(t) => document.querySelector('#toast').textContent === t",
+                               arg=f"{'Bob' if idle_name == 'Ann' else 'Ann'} nudges you: it is your turn.")
+        assert idle.locator("#waitbar.nudged").count() == 1
+        assert other.locator("#nudge[disabled]").count() == 1  # not again at once
+        # idle_seconds after the turn's last move, a computer player plays for the person
+        idle.wait_for_selector("#im-back", timeout=15_000)
+        assert idle.locator("#waitbar.away").count() == 1
+        other.wait_for_function("(n) => [...document.querySelectorAll('.player .pnote')]"
+                                ".some(e => e.textContent === 'away: a computer plays')", arg=idle_name)
+        idle.click("#im-back")
+        idle.wait_for_selector("#im-back", state="detached")
+        other.wait_for_function("() => ![...document.querySelectorAll('.player .pnote')]"
+                                ".some(e => e.textContent === 'away: a computer plays')")
+        assert not errors_a and not errors_b, (errors_a, errors_b)
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
 def test_a_reload_brings_back_the_same_seat_and_hand(browser: Any, server: Callable[..., Server]) -> None:
     srv = server(bot_pause=0.0, buy_seconds=30.0)
     ctx, page, errors = new_page(browser, srv)

@@ -39,7 +39,8 @@ from shanghai.server.protocol import RATE_PER_SECOND, view_to_json  # noqa: E402
 
 Json = dict[str, Any]
 
-STATE_KEYS = {"type", "protocol", "version", "you", "host", "table", "game", "legal", "deadline"}
+STATE_KEYS = {"type", "protocol", "version", "you", "host", "table", "game", "legal", "deadline", "waiting"}
+WAITING_KEYS = {"seat", "since", "standin_at", "nudge_at"}
 VIEW_KEYS = {"seat", "players", "rules_name", "round_number", "rounds", "contract", "dealer", "phase", "turn",
              "to_act", "hand", "hand_counts", "down", "buys_used", "buy_limit", "table", "discard_top",
              "discard_live", "discard_size", "stock_size", "pending_wild", "buy_window", "buy_claimant",
@@ -277,6 +278,9 @@ def assert_private(msg: Json, seat: int | None, hands: list[list[list[str]]], to
         return
     assert set(game) == VIEW_KEYS, set(game) ^ VIEW_KEYS
     assert "stock" not in game and "hands" not in game
+    waiting = msg["waiting"]
+    if waiting is not None:  # a person's turn (never a buy window's, which has its deadline)
+        assert set(waiting) == WAITING_KEYS and waiting["seat"] in game["to_act"] and msg["deadline"] is None
     over = game["phase"] == "game-over"
     if seat is None or over:
         assert game["hand"] == [] and msg["legal"] == []
@@ -786,6 +790,90 @@ def test_a_discard_is_taken_back_at_a_table_of_computer_players(server: Callable
     record, game = srv.record_game(created["table"])
     assert len(record.actions) == len(game.actions) == version  # the discard is gone from the database
     assert sorted(card_text(c) for c in game.hands[0]) == hand
+
+
+def test_a_person_who_keeps_the_table_waiting_is_nudged_then_stood_in_for(server: Callable[..., Server]) -> None:
+    """../shared/PLAYERS-EXPECT.md: "the game waiting a while and then a computer player standing in;
+    inactivity nudges". The state's ``waiting`` says whose turn the table waits for and until when; the
+    other people may ``nudge`` them (once the turn has waited a quarter of ``idle_seconds`` here, 15 s
+    at most), and once the turn has waited ``idle_seconds`` a computer player plays for them until they
+    act again or say ``back``. A person nobody waits on (alone with computer players, or whose fellow
+    players have left) is never stood in for while connected."""
+    srv = server(bot_pause=1.5, buy_seconds=0.0, standin_seconds=30.0, idle_seconds=2.0)
+    created = srv.create(name="Ann", rules="family-10", seats=["human", "human"], seed=4,
+                         settings={"standin_seconds": 0.5})
+    bob_seat = srv.join(created["invite"], "Bob")
+    solo = srv.create(name="Cy", rules="family-10", seats=["human", "greedy"], seed=5,
+                      settings={"idle_seconds": 0.5, "bot_pause": 0})
+
+    async def go() -> None:
+        ann = await Client.open(srv, "Ann", {"token": created["token"]})
+        bob = await Client.open(srv, "Bob", {"token": bob_seat["token"]})
+        assert (await ann.request({"type": "nudge", "seat": 1}))["code"] == "not-waiting"  # the lobby
+        await ann.request({"type": "start"})
+        st = (await _started(ann)).state()
+        waiting = st["waiting"]
+        x = waiting["seat"]
+        assert x in st["game"]["to_act"] and st["deadline"] is None
+        assert waiting["standin_at"] - waiting["since"] == pytest.approx(2.0, abs=0.01)
+        assert waiting["nudge_at"] - waiting["since"] == pytest.approx(0.5, abs=0.01)
+        idle, other = (ann, bob) if x == 0 else (bob, ann)
+        await other.wait(lambda m: m["type"] == "state" and m["game"] is not None)
+        # nudges: not oneself, not a seat the table does not wait for, not before nudge_at
+        assert (await idle.request({"type": "nudge", "seat": x}))["code"] == "bad-nudge"
+        assert (await idle.request({"type": "nudge", "seat": 1 - x}))["code"] == "not-waiting"
+        for bad in ({}, {"seat": "1"}, {"seat": True}):
+            assert (await other.request({"type": "nudge", **bad}))["code"] == "bad-nudge"
+        if time.time() < waiting["nudge_at"] - 0.2:
+            early = await other.request({"type": "nudge", "seat": x})
+            assert early["code"] == "too-soon" and "nudge after 0.5" in early["message"]
+        await asyncio.sleep(max(0.0, waiting["nudge_at"] - time.time()) + 0.05)
+        start = len(idle.messages)
+        ok = await other.request({"type": "nudge", "seat": x})
+        assert (ok["type"], ok["request"]) == ("ok", "nudge"), ok
+        nudge = await idle.wait(lambda m: m["type"] == "nudge", start=start)
+        assert (nudge["by"], nudge["name"]) == (1 - x, other.state()["table"]["seats"][1 - x]["name"])
+        assert (await other.request({"type": "nudge", "seat": x}))["code"] == "too-soon"  # not again at once
+        assert other.state()["waiting"]["nudge_at"] > waiting["nudge_at"]
+        # the turn waits idle_seconds; then a computer player stands in (it acts bot_pause later)
+        stood = await idle.wait(lambda m: m["type"] == "state" and m["table"]["seats"][x]["standin"], timeout=10)
+        assert stood["table"]["seats"][x]["connected"] and stood["waiting"] is None
+        assert stood["version"] == st["version"] and stood["legal"]  # the person may still play
+        # ... and acting again ends it
+        pick = choose(stood, random.Random(1))
+        assert pick is not None
+        answer = await idle.request({"type": "action", "version": stood["version"], "action": pick["text"]})
+        assert answer["type"] == "accepted", answer
+        assert not idle.state()["table"]["seats"][x]["standin"]
+        assert (await idle.request({"type": "back"}))["code"] == "not-away"
+        # idle again: stood in for, the computer player plays on, until "back"
+        await idle.wait(lambda m: m["type"] == "state" and m["table"]["seats"][x]["standin"], timeout=10)
+        played = idle.state()["version"]
+        await idle.wait(lambda m: m["type"] == "state" and m["version"] > played, timeout=10)
+        assert (await idle.request({"type": "back"}))["type"] == "ok"
+        back = idle.state()
+        assert not back["table"]["seats"][x]["standin"]
+        if back["waiting"] and back["waiting"]["seat"] == x:  # their idle time counts from their coming back
+            assert back["waiting"]["standin_at"] > time.time() + 1.0
+        # once nobody else is there (a computer player stands in for the one who left), the turn waits
+        # for ever
+        await other.close()
+        await idle.wait(lambda m: m["type"] == "state" and not m["table"]["seats"][1 - x]["connected"])
+        await play_until([idle], lambda: bool(idle.state()["waiting"]) and idle.state()["waiting"]["seat"] == x,
+                         random.Random(2), timeout=30)
+        assert idle.state()["waiting"]["standin_at"] is None
+        for c in (ann, bob):
+            await c.close()
+        cy = await Client.open(srv, "Cy", {"token": solo["token"]})
+        await cy.request({"type": "start"})
+        await play_until([cy], lambda: bool(cy.state()["waiting"]), random.Random(3), timeout=30)
+        version = cy.state()["version"]
+        assert cy.state()["waiting"]["standin_at"] is None
+        await asyncio.sleep(1.5)  # three times idle_seconds: still waiting for Cy, alone with a computer
+        assert cy.state()["version"] == version and not cy.state()["table"]["seats"][0]["standin"]
+        await cy.close()
+
+    asyncio.run(go())
 
 
 async def _started(c: Client) -> Client:

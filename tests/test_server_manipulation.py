@@ -30,7 +30,7 @@ from test_server import Client as ServerClient  # noqa: E402
 
 Json = dict[str, Any]
 
-STATE_KEYS = {"type", "protocol", "version", "you", "host", "table", "game", "legal", "deadline"}
+STATE_KEYS = {"type", "protocol", "version", "you", "host", "table", "game", "legal", "deadline", "waiting"}
 PUBLIC_KEYS = {"game", "seat", "players", "rules_name", "target_score", "hand_number", "dealer", "phase", "turn",
                "to_act", "hand", "drawn", "hand_counts", "table", "stock_size", "draws_this_turn", "passes",
                "totals", "winners", "losers", "hand_results", "history"}

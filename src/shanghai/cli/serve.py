@@ -35,6 +35,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--standin-seconds", type=float, default=30.0, metavar="S",
                         help="how long a disconnected person's turn waits before a computer player stands in "
                              "(default 30)")
+    parser.add_argument("--idle-seconds", type=float, default=120.0, metavar="S",
+                        help="how long a connected person's turn waits, while another person at the table waits on "
+                             "it, before a computer player stands in until they are back (default 120; 0: for ever)")
     parser.add_argument("--take-back-seconds", type=float, default=2.0, metavar="S",
                         help="at a table of computer players, how long they wait after a person's discard, which "
                              "the person may take back until one of them acts (default 2; 0: the usual pause)")
@@ -67,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         defaults = Settings().changed({"buy_seconds": args.buy_seconds, "bot_pause": args.bot_pause,
                                        "standin_seconds": args.standin_seconds,
-                                       "take_back_seconds": args.take_back_seconds})
+                                       "take_back_seconds": args.take_back_seconds,
+                                       "idle_seconds": args.idle_seconds})
     except ValueError as exc:
         raise CliError(str(exc)) from exc
     review_deals = REVIEW_DEALS if args.review_deals is None else args.review_deals

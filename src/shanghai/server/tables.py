@@ -80,7 +80,9 @@ CONTRACT_PRIVATE = ("seat", "hand")                          # a seat's own part
 MANIPULATION_PRIVATE = ("seat", "hand", "drawn", "placeable")  # ... and of its manipulation view
 OUTBOX_LIMIT = 256
 SETTING_LIMITS = {"buy_seconds": (0.0, 600.0), "bot_pause": (0.0, 30.0), "standin_seconds": (0.0, 3600.0),
-                  "take_back_seconds": (0.0, 30.0)}
+                  "take_back_seconds": (0.0, 30.0), "idle_seconds": (0.0, 3600.0)}
+NUDGE_SECONDS = 15.0  # a person's turn may be nudged once it has waited this long (or a quarter of the
+#                       table's idle_seconds, if less), and again as often
 
 
 def rules_of(spec: object) -> tuple[AnyRules, dict[str, Any]]:
@@ -242,10 +244,13 @@ class Settings:
     standin_seconds: float = 30.0   # how long a disconnected person's turn waits for them
     take_back_seconds: float = 0.0  # at a table of computer players, how long they wait after a person's
     #                                 discard, which the person may take back until one of them acts
+    idle_seconds: float = 120.0     # how long a connected person's turn waits, while another person at the
+    #                                 table waits on it, before a computer player stands in (0: for ever)
 
     def to_json(self) -> dict[str, float]:
         return {"buy_seconds": self.buy_seconds, "bot_pause": self.bot_pause,
-                "standin_seconds": self.standin_seconds, "take_back_seconds": self.take_back_seconds}
+                "standin_seconds": self.standin_seconds, "take_back_seconds": self.take_back_seconds,
+                "idle_seconds": self.idle_seconds}
 
     def changed(self, obj: object) -> Settings:
         """These settings with the fields of ``obj`` (a JSON object) changed, each checked."""
@@ -363,8 +368,11 @@ class Seat:
     token_hash: str | None = None    # a person's seat token (hashed); None: the seat is open
     conns: set[Conn] = field(default_factory=set)
     away_since: float = 0.0          # monotonic time the last connection went away
-    standin: bool = False            # a computer player is playing for the absent person
+    standin: bool = False            # a computer player is playing for the absent (or idle) person
     standin_since: float = 0.0
+    nudged_at: float = 0.0           # monotonic time somebody last nudged this person
+    back_at: float = 0.0             # monotonic time the person last came (back) to the seat: their idle
+    #                                  time counts from then at the latest
     bot: AnyPlayer | None = None
 
     @property
@@ -380,6 +388,11 @@ class Seat:
 
 
 _NOT_WAITING = object()  # Table._planned while the driver is not waiting
+
+
+def _wall(moment: float) -> float:
+    """A monotonic moment as epoch seconds, for the clients' clocks."""
+    return round(time.time() + (moment - time.monotonic()), 3)
 
 
 def _error(code: str, message: str, ref: object = None, **extra: Any) -> dict[str, Any]:
@@ -490,7 +503,7 @@ class Table:
         seat = None if conn.spectator else conn.seat
         msg: dict[str, Any] = {"type": "state", "protocol": PROTOCOL_VERSION, "version": self.version,
                                "you": seat, "host": seat == 0, "table": self.table_json(),
-                               "game": None, "legal": [], "deadline": None}
+                               "game": None, "legal": [], "deadline": None, "waiting": None}
         game = self.game
         if game is not None:
             public = self.public_json()
@@ -505,6 +518,7 @@ class Table:
                 msg["game"] = {**public, "seat": seat, "hand": cards(v.hand)}
                 msg["legal"] = [action_to_json(a) for a in v.legal]
             msg["deadline"] = self.deadline()
+            msg["waiting"] = self.waiting()
         return msg
 
     def public_text(self) -> tuple[str, tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -552,13 +566,57 @@ class Table:
     def deadline(self) -> float | None:
         game = self.game
         if isinstance(game, Game) and game.phase in WINDOW_PHASES:
-            return round(time.time() + (self.window_deadline - time.monotonic()), 3)
+            return _wall(self.window_deadline)
         return None
+
+    def waited_seat(self) -> int | None:
+        """The person whose turn the table waits for (not a buy window's, which has its deadline): None
+        where it is a computer player's turn, a stand-in's, or nobody's."""
+        game = self.game
+        if game is None or self.status != "playing" or game.is_over:
+            return None
+        if isinstance(game, Game) and game.phase in WINDOW_PHASES:
+            return None
+        seat = game.to_act()[0]
+        s = self.seats[seat]
+        return None if s.kind == BOT or s.open or s.standin else seat
+
+    def others_present(self, seat: int) -> bool:
+        """Is another person connected at the table (somebody kept waiting by ``seat``)?"""
+        return any(s.kind == HUMAN and s.connected for i, s in enumerate(self.seats) if i != seat)
+
+    def standin_at(self, seat: int) -> float | None:
+        """When (monotonic) a computer player stands in for the person whose turn it is: ``standin_seconds``
+        after they left (or the turn began, if later), or while they are connected but play nothing and
+        another person waits, ``idle_seconds`` after the turn's last action (or their coming back, if
+        later); None: the turn waits."""
+        s = self.seats[seat]
+        if not s.connected:
+            return max(s.away_since, self.changed_at) + self.settings.standin_seconds
+        if self.settings.idle_seconds > 0 and self.others_present(seat):
+            return max(self.changed_at, s.back_at) + self.settings.idle_seconds
+        return None
+
+    def nudge_after(self) -> float:
+        """How long a person's turn must wait before they may be nudged (and between two nudges)."""
+        idle = self.settings.idle_seconds
+        return NUDGE_SECONDS if idle <= 0 else min(NUDGE_SECONDS, idle / 4)
+
+    def waiting(self) -> dict[str, Any] | None:
+        """The state's ``waiting``: whose turn (a person's) the table waits for, since when and until when
+        (epoch seconds), or None."""
+        seat = self.waited_seat()
+        if seat is None:
+            return None
+        at = self.standin_at(seat)
+        nudged = max(self.changed_at, self.seats[seat].nudged_at)
+        return {"seat": seat, "since": _wall(self.changed_at), "standin_at": None if at is None else _wall(at),
+                "nudge_at": _wall(nudged + self.nudge_after())}
 
     def table_text(self) -> str:
         """``dumps(self.table_json())``, made again only when something it shows has changed."""
         settings = self.settings
-        key = (self.status, settings.buy_seconds, settings.bot_pause, settings.standin_seconds,
+        key = (self.status, settings.buy_seconds, settings.bot_pause, settings.standin_seconds, settings.idle_seconds,
                *[(s.kind, s.level, s.name, s.token_hash is None, bool(s.conns), s.standin) for s in self.seats])
         cached = self._table_text
         if cached is None or cached[0] != key:
@@ -566,10 +624,11 @@ class Table:
         return cached[1]
 
     def shared_text(self) -> tuple[str, str]:
-        """The part of a state message that is the same for every connection: version, table, deadline."""
+        """The part of a state message that is the same for every connection: version, table, deadline,
+        waiting."""
         deadline = self.deadline()
         deadline_text = "null" if deadline is None else repr(deadline)  # as json.dumps writes a float
-        return f',"table":{self.table_text()}', f',"deadline":{deadline_text}}}'
+        return f',"table":{self.table_text()}', f',"deadline":{deadline_text},"waiting":{dumps(self.waiting())}}}'
 
     def state_text(self, conn: Conn, shared: tuple[str, str] | None = None) -> str:
         """``dumps(state_for(conn))``, the public part encoded once per version for every seat
@@ -707,11 +766,13 @@ class Table:
                 event = (max(self.changed_at, s.standin_since) + pause, "bot", seat)
             elif window:
                 event = (self.window_deadline, "timeout", seat)
-            elif not s.connected:
-                # the turn waits standin_seconds for the person (from when they left, if later)
-                event = (max(s.away_since, self.changed_at) + self.settings.standin_seconds, "standin", seat)
             else:
-                continue
+                # the turn waits for the person: standin_seconds from when they left, or idle_seconds
+                # while they are there but another person waits on them
+                at = self.standin_at(seat)
+                if at is None:
+                    continue
+                event = (at, "standin", seat)
             if best is None or event[0] < best[0]:
                 best = event
         return best
@@ -1113,7 +1174,7 @@ class Manager:
                 conn.table, conn.seat = table, seat
                 s = table.seats[seat]
                 s.conns.add(conn)
-                s.standin = False
+                s.standin, s.back_at = False, time.monotonic()
                 conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table": table.id, "seat": seat,
                            "role": "player", "ref": ref})
                 table.broadcast()
@@ -1200,7 +1261,7 @@ class Manager:
         async with table.lock:
             try:
                 await handler(self, table, conn, msg)
-                if kind in ("start", "add_bot", "remove_seat", "rematch", "take_back"):
+                if kind in ("start", "add_bot", "remove_seat", "rematch", "take_back", "back", "nudge"):
                     conn.send({"type": "ok", "ref": ref, "request": kind, "version": table.version})
             except ProtocolError as exc:
                 conn.send(_error(exc.code, exc.message, ref, version=table.version))
@@ -1230,7 +1291,17 @@ class Manager:
             action = await _arrange(game, sent)
         else:
             action = sent
-        await table.apply(action)
+        s = table.seats[seat]
+        if s.standin:  # the person plays again: the computer player that stood in for them stops
+            s.standin = False
+            table.wake.set()
+            try:
+                await table.apply(action)
+            except IllegalActionError:
+                table.broadcast()
+                raise
+        else:
+            await table.apply(action)
         if isinstance(action, Discard):
             table.own_discard = len(game.actions)  # its index (``game`` is the state before it)
         conn.send({"type": "accepted", "ref": msg.get("id"), "action": str(action), "version": table.version})
@@ -1263,6 +1334,42 @@ class Manager:
             await table.take_back(seat)
         except TakeBackError as exc:
             raise ProtocolError(str(exc), "no-take-back") from exc
+
+    async def on_back(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
+        """The person is back at the seat a computer player has been playing for them (they had let
+        their turn wait ``idle_seconds``): their turns are theirs again."""
+        assert conn.seat is not None
+        s = table.seats[conn.seat]
+        if not s.standin:
+            raise ProtocolError("no computer player is playing for you", "not-away")
+        s.standin, s.back_at = False, time.monotonic()
+        table.broadcast()
+        table.wake.set()
+
+    async def on_nudge(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
+        """Remind the person whose turn the table waits for (a ``nudge`` message to their connections),
+        once their turn has waited ``Table.nudge_after()``, and at most that often."""
+        seat = msg.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ProtocolError("a nudge needs the \"seat\" to nudge (a number)", "bad-nudge")
+        if seat == conn.seat:
+            raise ProtocolError("you cannot nudge yourself", "bad-nudge")
+        if table.waited_seat() != seat:
+            raise ProtocolError("the table is not waiting for that seat's turn", "not-waiting")
+        s = table.seats[seat]
+        if not s.connected:
+            raise ProtocolError(f"{s.name} is not connected: a computer player plays for them after "
+                                f"{table.settings.standin_seconds:g} seconds", "away")
+        now = time.monotonic()
+        waited = now - max(table.changed_at, s.nudged_at)
+        after = table.nudge_after()
+        if waited < after:
+            raise ProtocolError(f"{s.name} has had {waited:.0f} seconds: nudge after {after:g}", "too-soon")
+        s.nudged_at = now
+        assert conn.seat is not None
+        for c in s.conns:
+            c.send({"type": "nudge", "by": conn.seat, "name": table.seats[conn.seat].name, "version": table.version})
+        table.broadcast()  # everybody's state says when the next nudge may come
 
     async def on_hint(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
         if table.game is None:
@@ -1478,6 +1585,8 @@ _HANDLERS = {
     "action": Manager.on_action,
     "hint": Manager.on_hint,
     "take_back": Manager.on_take_back,
+    "back": Manager.on_back,
+    "nudge": Manager.on_nudge,
     "review": Manager.on_review,  # run without the table's lock (see ``handle``)
     "start": Manager.on_start,
     "add_bot": Manager.on_add_bot,

@@ -1,5 +1,5 @@
 // The page: routes (/ the lobby, /join/INVITE a table), seat tokens in localStorage, the connection.
-import { announce, clear, guideDialog, h, toast } from "./dom.js";
+import { announce, clear, guideDialog, h, nudged, toast } from "./dom.js";
 import { Connection } from "./net.js";
 import { ManipulationTableView } from "./manipulation.js";
 import { TableView } from "./table.js";
@@ -122,6 +122,9 @@ async function renderCreate() {
   const botPause = h("input", { id: "bot-pause", type: "number", min: 0, max: 30, step: 0.1, value: api.settings.bot_pause });
   const buyRow = h("div", { class: "house-pair" }, h("label", { for: "buy-seconds" }, "Seconds to answer a buy"), buySeconds);
   const takeBack = h("input", { id: "take-back-seconds", type: "number", min: 0, max: 30, step: "any", value: api.settings.take_back_seconds ?? 2 });
+  const idle = h("input", { id: "idle-seconds", type: "number", min: 0, max: 3600, step: "any", value: api.settings.idle_seconds ?? 120 });
+  const idleRow = h("div", { class: "house-pair" },
+    h("label", { for: "idle-seconds" }, "Seconds before a computer player plays for a person who keeps the others waiting (0: never)"), idle);
   const takeBackRow = h("div", { class: "house-pair" },
     h("label", { for: "take-back-seconds" }, "Seconds to take back a discard (against computer players)"), takeBack);
 
@@ -169,7 +172,7 @@ async function renderCreate() {
     h("label", { for: "preset" }, "Rule set"), presetSel, desc, guideBtn, options,
     h("label", { for: "players" }, "Players"), count, seatsBox,
     h("details", { class: "house" }, h("summary", {}, "House rules and timing"), houseBox, manipBox,
-      h("div", { class: "house-grid" }, buyRow, takeBackRow, h("label", { for: "bot-pause" }, "Computer players' pause (s)"), botPause)),
+      h("div", { class: "house-grid" }, buyRow, takeBackRow, idleRow, h("label", { for: "bot-pause" }, "Computer players' pause (s)"), botPause)),
     err,
     h("button", { type: "submit", class: "primary", id: "create" }, "Create the table"));
   // the rules as chosen on the form: the preset, its options and the house rules
@@ -194,7 +197,8 @@ async function renderCreate() {
       name: nameIn.value.trim(),
       rules: chosenRules(),
       seats: ["human", ...[...seatsBox.querySelectorAll("select")].map((s) => s.value)],
-      settings: { buy_seconds: Number(buySeconds.value), bot_pause: Number(botPause.value), take_back_seconds: Number(takeBack.value) },
+      settings: { buy_seconds: Number(buySeconds.value), bot_pause: Number(botPause.value), take_back_seconds: Number(takeBack.value),
+        idle_seconds: Number(idle.value) },
     };
     try {
       const out = await getJSON("/api/tables", body);
@@ -354,6 +358,8 @@ function onMessage(invite, token, msg) {
       return;
     }
     if (tableView) tableView.refused(msg); else toast(msg.message, "error");
+  } else if (msg.type === "nudge" && tableView) {
+    nudged(msg, tableView.wait);
   } else if (msg.type === "hint" && tableView) {
     tableView.hint(msg);
   } else if (msg.type === "review" && tableView && tableView.review) {

@@ -187,3 +187,105 @@ export function scoresDialog(view, word, results, middle) {
   d.querySelector("#close-scores").focus();
   if (last) announce(`${over ? "Game over." : `${Word} ${last.number} scored.`} ${order.map((i) => `${view.name(i)} ${g.totals[i]}`).join(", ")}.`);
 }
+
+// The bar that says whose turn the table waits for (the state's "waiting"): to the others, after a while,
+// "Waiting for Ann" with a Nudge button and the countdown to a computer player standing in; to the
+// person, that countdown in its last 30 s; and "I'm back" while a computer player plays for them.
+const SHOW_WAITING_AFTER = 10;  // seconds a person's turn waits before the others are shown the bar
+const WARN_LAST = 30;           // the person is warned this many seconds before a computer stands in
+const NUDGE_SHOWN = 20;         // seconds the bar says who nudged the person
+
+function clock(s) { return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; }
+
+export class WaitBar {
+  constructor(view) {
+    this.view = view;
+    this.el = h("section", { class: "waitbar", id: "waitbar", hidden: true, "aria-label": "Waiting", role: "status" });
+    this.timer = 0;
+    this.nudge = null;  // the last nudge we got: {name, at (ms)}
+  }
+
+  draw() {
+    const st = this.view.st;
+    const w = st.waiting;
+    const me = st.you;
+    const seated = me !== null && me !== undefined;
+    const mine = seated ? st.table.seats[me] : null;
+    clearInterval(this.timer);
+    clear(this.el);
+    this.el.className = `waitbar${this.nudge && Date.now() - this.nudge.at < 1500 ? " nudged" : ""}`;  // a shake goes on
+    if (mine && mine.standin && st.game && st.game.phase !== "game-over") {
+      this.el.hidden = false;
+      this.el.classList.add("away");
+      this.el.append(h("span", { id: "wait-text" }, "A computer player is playing for you: the others waited too long for your turn."),
+        h("button", { type: "button", class: "primary", id: "im-back", "data-focus": "im-back",
+          onclick: () => { if (this.view.conn.send({ type: "back" }) === null) toast("Not connected: try again once the page is back online.", "error"); } },
+        "I'm back"));
+      return;
+    }
+    if (!w) { this.el.hidden = true; return; }
+    const seat = st.table.seats[w.seat] || { name: `Seat ${w.seat + 1}`, connected: false };
+    const text = h("span", { id: "wait-text" });
+    const nudge = seated && w.seat !== me && seat.connected
+      ? h("button", { type: "button", id: "nudge", "data-focus": "nudge", title: `Remind ${seat.name} that it is their turn`,
+        onclick: () => {
+          if (this.view.conn.send({ type: "nudge", seat: w.seat }) === null) { toast("Not connected: the nudge was not sent.", "error"); return; }
+          nudge.disabled = true;
+          nudge.dataset.sent = "1";  // until the server's next state says when the next nudge may come
+          toast(`You nudged ${seat.name}.`);
+        } },
+      `Nudge ${seat.name}`) : null;
+    this.el.append(text, nudge);
+    const tick = () => {
+      const now = Date.now() / 1000;
+      const left = w.standin_at === null ? null : Math.max(0, Math.ceil(w.standin_at - now));
+      const waited = Math.max(0, Math.floor(now - w.since));
+      if (w.seat === me) {
+        const warn = left !== null && left <= WARN_LAST;
+        const nudgedBy = this.nudge && Date.now() - this.nudge.at < NUDGE_SHOWN * 1000 ? this.nudge.name : null;
+        this.el.hidden = !warn && !nudgedBy;
+        this.el.classList.toggle("urgent", warn || Boolean(nudgedBy));
+        text.textContent = warn ? `Still there? The others are waiting for you: a computer player plays your turn in ${left} s.`
+          : nudgedBy ? `${nudgedBy} nudges you: it is your turn.` : "";
+        return;
+      }
+      this.el.hidden = waited < SHOW_WAITING_AFTER && !(left !== null && left <= WARN_LAST);
+      const standin = left === null ? "" : `: a computer player plays for them in ${left} s`;
+      text.textContent = seat.connected ? `Waiting for ${seat.name} (${clock(waited)})${standin}.` : `${seat.name} is away${standin}.`;
+      if (nudge && nudge.dataset.sent !== "1") nudge.disabled = now < w.nudge_at;
+    };
+    tick();
+    this.timer = setInterval(tick, 1000);
+  }
+
+  stop() { clearInterval(this.timer); }
+
+  // Somebody nudged us: the bar says so for a while, with a shake.
+  shake(name) {
+    this.nudge = { name, at: Date.now() };
+    if (this.view.st) this.draw();
+    this.el.classList.remove("nudged");
+    void this.el.offsetWidth;  // so that the animation starts again
+    this.el.classList.add("nudged");
+  }
+}
+
+// Somebody nudged us: say so, and draw the eye (and the ear, briefly) to the table's wait bar.
+export function nudged(msg, bar) {
+  const text = `${msg.name} nudges you: it is your turn.`;
+  bar.shake(msg.name);
+  toast(text);
+  announce(text, true);
+  if (navigator.vibrate) navigator.vibrate(200);
+  try {
+    const audio = new (window.AudioContext || window.webkitAudioContext)();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    gain.gain.value = 0.05;
+    tone.frequency.value = 660;
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.15);
+    tone.onended = () => audio.close();
+  } catch { /* no sound where the browser allows none */ }
+}

@@ -2,7 +2,7 @@
 // (place the selected cards, the largest play, draw, pass, a hint). The server decides and arranges the
 // table for the cards a person chooses (`{"verb": "play", "cards": [...]}`); see docs/protocol.md.
 import { backEl, cardEl, cardName, cardShort, countOf, handCardEl, keepOrder, saveOrder, sortCards } from "./cards.js";
-import { announce, clear, h, handTools, headTools, playerBox, scoresDialog, seatFullName, seatName, shortcutKey, showMessage, toast } from "./dom.js";
+import { announce, clear, h, handTools, headTools, playerBox, scoresDialog, seatFullName, seatName, shortcutKey, showMessage, toast, WaitBar } from "./dom.js";
 
 const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
 
@@ -24,6 +24,7 @@ export class ManipulationTableView {
   build() {
     const r = this.root;
     r.className = "table-page manipulation";
+    this.wait = new WaitBar(this);
     this.el = {
       head: h("header", { class: "table-head" }),
       players: h("section", { class: "players", "aria-label": "Players" }),
@@ -36,7 +37,7 @@ export class ManipulationTableView {
       dialog: h("dialog", { class: "scores", id: "scores", "aria-labelledby": "scores-title" }),
     };
     r.append(this.el.head, this.el.players, h("div", { class: "felt" }, this.el.center, this.el.melds),
-      this.el.message, this.el.actions, this.el.hand, this.el.log, this.el.dialog);
+      this.el.message, this.wait.el, this.el.actions, this.el.hand, this.el.log, this.el.dialog);
     this.onKey = (ev) => this.globalKey(ev);
     document.addEventListener("keydown", this.onKey);
   }
@@ -154,6 +155,8 @@ export class ManipulationTableView {
     this.renderActions();
     this.renderHand();
     this.renderLog();
+    const waitKey = JSON.stringify([this.st.waiting, this.st.table.seats, this.st.game.phase]);
+    if (waitKey !== this.waitKey) { this.waitKey = waitKey; this.wait.draw(); }
     if (focusKey && !this.el.dialog.open) {
       const again = this.root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
       if (again && !again.disabled) again.focus();
@@ -315,5 +318,5 @@ export class ManipulationTableView {
     });
   }
 
-  destroy() { document.removeEventListener("keydown", this.onKey); }
+  destroy() { document.removeEventListener("keydown", this.onKey); this.wait.stop(); }
 }

@@ -2,7 +2,7 @@
 // Everything the page offers comes from the `legal` list the server sent; the server decides.
 import { backEl, cardEl, cardName, cardShort, countOf, handCardEl, keepOrder, meaningName, meaningShort, orderRun, parseCard,
   saveOrder, sortCards } from "./cards.js";
-import { announce, clear, h, handTools, headTools, playerBox, scoresDialog, seatFullName, seatName, shortcutKey, showMessage, toast } from "./dom.js";
+import { announce, clear, h, handTools, headTools, playerBox, scoresDialog, seatFullName, seatName, shortcutKey, showMessage, toast, WaitBar } from "./dom.js";
 
 const PHASE_WORDS = { cut: "the cut", draw: "drawing", buy: "a buy", play: "playing", shanghai: "a Shanghai call", "game-over": "game over" };
 
@@ -39,6 +39,7 @@ export class TableView {
   build() {
     const r = this.root;
     r.className = "table-page";
+    this.wait = new WaitBar(this);
     this.el = {
       head: h("header", { class: "table-head" }),
       players: h("section", { class: "players", "aria-label": "Players" }),
@@ -55,8 +56,16 @@ export class TableView {
       dialog: h("dialog", { class: "scores", id: "scores", "aria-labelledby": "scores-title" }),
     };
     r.append(this.el.head, this.el.players, h("div", { class: "felt" }, this.el.center, this.el.buy, this.el.melds),
-      this.el.message, this.el.staging, this.el.actions, this.el.review, this.el.replay, this.el.hand, this.el.log, this.el.dialog);
-    document.addEventListener("keydown", (ev) => this.globalKey(ev));
+      this.el.message, this.wait.el, this.el.staging, this.el.actions, this.el.review, this.el.replay, this.el.hand, this.el.log, this.el.dialog);
+    this.onKey = (ev) => this.globalKey(ev);
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  // The page leaves this table: its keys and timers go with it.
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+    clearInterval(this.countdown);
+    this.wait.stop();
   }
 
   // -- names and words -------------------------------------------------------------------------------
@@ -375,6 +384,7 @@ export class TableView {
     part("actions", JSON.stringify([legal, sel, this.pending, this.st.version, this.st.host, g.phase, this.staged.length, this.reviewAsked]), this.renderActions);
     part("hand", JSON.stringify([this.order, sel, this.hintMsg && this.hintMsg.version, this.drawn, this.staged, g.phase === "game-over"]), this.renderHand);
     part("log", JSON.stringify([g.round_number, g.history.length, seats]), this.renderLog);
+    part("wait", JSON.stringify([this.st.waiting, seats, g.phase]), () => this.wait.draw());
     this.renderHint();
     if (focusKey && !this.el.dialog.open) {
       const again = this.root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
