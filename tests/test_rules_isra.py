@@ -425,6 +425,35 @@ def test_set_run_run_complete_in_hand_but_cannot_go_down_with_eleven_cards() -> 
     assert game.round_results[-1].went_out == 0
 
 
+def test_the_last_card_may_play_by_replacing_a_joker_on_the_table() -> None:
+    """000 "Once you are ON THE BED, a joker on the table can be replaced by a card in your hand ... Then
+    you can use it anywhere on the table ... it must be used this play before you discard or go out."
+    and docs/rules.md decision 19 (a play is refused only when it leaves one card that plays nowhere):
+    a card that takes a joker's place plays, and the freed joker then goes on a meld, so going down
+    with it as the last card is a (semi-)slam, not a dead end (a reviewer found it refused)."""
+    hand = "9H 9S 9C KH KS KC 6D"
+    melds = (spec("set", "9H 9S 9C"), spec("set", "KH KS KC"))
+    game = rig(new_game("isra"), hands={0: hand}, table=[(1, "5D JK 7D 8D")], down=[1], turn=0,
+               phase=Phase.PLAY, round_number=1)
+    down = game.best_go_down(0)
+    assert down is not None and sorted(c for m in down.melds for c in m.cards) == sorted(cards("9H 9S 9C KH KS KC"))
+    assert down in game.legal_list()
+    game.apply(GoDown(0, melds))
+    assert game.legal_list() == [ReplaceWild(0, card("6D"), 0)]
+    game.apply(ReplaceWild(0, card("6D"), 0))
+    assert game.pending_wild == JOKER
+    game.apply(LayOff(0, JOKER, 1, None))
+    result = game.round_results[-1]
+    assert result.went_out == 0 and result.points[0] == 0
+    # Once down, the next-to-last card may be laid off while the last waits for the joker's place.
+    game = rig(new_game("isra"), hands={0: "QD 6D"}, table=[(1, "5D JK 7D 8D"), (0, "QS QH QC")], down=[0, 1],
+               turn=0, phase=Phase.PLAY, round_number=1)
+    game.apply(LayOff(0, card("QD"), 1, None))
+    game.apply(ReplaceWild(0, card("6D"), 0))
+    game.apply(LayOff(0, JOKER, 1, None))
+    assert game.round_results[-1].went_out == 0
+
+
 # ---------------------------------------------------------------------------------------------
 # Scoring, slams and awards
 # ---------------------------------------------------------------------------------------------

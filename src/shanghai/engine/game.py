@@ -629,10 +629,35 @@ class Game:
                 fits = self._fits(replaced[1], last)
             if not fits:
                 fits = any(self._fits(m, last) for m in extra_table)
+            if not fits:
+                fits = self._replaces_out(last, replaced, extra_table)
             if not fits or (not self.rules.lay_off_on_going_down_turn and extra_table):
                 raise IllegalActionError(
                     f"that would leave only {card_text(last)}, which plays nowhere on the table, and "
                     f"the last card may not be discarded: go out by playing every card")
+
+    def _replaces_out(self, last: Card, replaced: tuple[int, Meld] | None = None,
+                      extra_table: Sequence[Meld] = ()) -> bool:
+        """Can the last card take a wild's place on the table as it will be, the freed wild then
+        played on it (000: "a joker on the table can be replaced by a card in your hand ... it must be
+        used this play before you discard or go out"), so that every card is played?"""
+        rules = self.rules
+        if rules.wild_replacement == "none":
+            return False
+        table = [tm.meld for tm in self.table]
+        if replaced is not None:
+            table[replaced[0]] = replaced[1]
+        table.extend(extra_table)
+        for i, m in enumerate(table):
+            if (rules.wild_replacement == "runs-play-freed-wild" and m.kind != "run") or not m.wild_count(rules):
+                continue
+            try:
+                new, freed = m.replace_wild(last, rules)
+            except InvalidMeldError:
+                continue
+            if any(self._fits(new if j == i else x, freed) for j, x in enumerate(table)):
+                return True
+        return False
 
     def _put_meld(self, tm: TableMeld) -> None:
         """Place a new or grown meld on the table."""
@@ -943,13 +968,15 @@ class Game:
             # semi-slam onto another player's meld), which the solver cannot know: lay every other
             # card down.
             for c in sorted(set(hand)):
-                if (left is not None and left <= rules.points(c)) or \
-                        not any(c in options for _, options in self.accepts()):
+                if left is not None and left <= rules.points(c):
+                    continue
+                lays_off = any(c in options for _, options in self.accepts())
+                if not lays_off and not self._replaces_out(c):
                     continue
                 rest = list(hand)
                 rest.remove(c)
                 alt = solve_contract(rest, contract, rules, forbidden_leftovers=range(1, len(hand)))
-                if alt is not None:
+                if alt is not None and (lays_off or self._replaces_out(c, None, alt.melds)):
                     melds, left = alt.melds, rules.points(c)
         if melds is None:
             return None
