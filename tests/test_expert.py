@@ -37,10 +37,10 @@ class Checked:
         return action
 
 
-# every preset once, the player counts 2-6 spread over them; whole games, kept short by playing
+# every preset once, the player counts 3-6 spread over them; whole games, kept short by playing
 # two of each preset's rounds (the last ones, with the hardest contracts, where it matters)
 CASES = [("isra-junior", 3, 0), ("isra-express", 4, 0), ("isra", 5, 3), ("may-i", 6, 3),
-         ("may-i-10", 3, 5), ("family-10", 4, 2), ("contract-10", 5, 3), ("family-10", 2, 0)]
+         ("may-i-10", 3, 5), ("family-10", 4, 2), ("contract-10", 5, 3), ("family-10", 3, 0)]
 
 
 @pytest.mark.parametrize(("name", "players", "first"), CASES)
@@ -378,6 +378,17 @@ def test_quiet_55_only_with_a_hand_that_cannot_lose_the_lead() -> None:
     assert "quiet 55" in reason(costly, (100, 200, 220, 260))  # 100 points, a lead of 100
     assert "quiet 55" not in reason(costly, (100, 190, 220, 260))
     assert "quiet 55" not in reason(cheap, (100, 150, 220, 260))  # a lead of 50 is not enough
+
+    # THE CUT made by another player adds 50 to this hand's points at the round's end (000: "all other
+    # persons get a 50-point penalty"): a lead of 100 over the cutter is then a lead of 50 (a reviewer
+    # found it left out); over a player who did not cut, both get the 50 and the lead stands.
+    def cut_reason(cutter: int) -> str:
+        v = _view("isra", last, Phase.BUY, cheap, [Buy(0), Pass(0)], discard_top=card("7C"), discard_live=True,
+                  turn=3, totals=(100, 200, 220, 260), cut=CutResult(cutter, 45, 45, 45))
+        return ExpertPlayer(1).decide(v)[1]
+
+    assert "quiet 55" not in cut_reason(1)
+    assert "quiet 55" in cut_reason(2)
 
 
 def test_the_kill_feeds_the_next_player_out_when_that_wins_the_game() -> None:

@@ -966,10 +966,13 @@ def _quiet(v: PlayerView) -> bool:
     points in hand than the lead (caught now, it would still win or at worst tie). With a costlier hand it plays
     on for the contract: quiet then measured far weaker (see the module's docstring)."""
     seat = v.seat if v.seat is not None else 0
-    others = [v.totals[s] for s in range(v.players) if s != seat]
-    if v.round_number != v.rounds or v.rounds <= 1 or not others:
+    if v.round_number != v.rounds or v.rounds <= 1 or v.players < 2:
         return False
-    lead = min(others) - v.totals[seat]
+    # THE CUT made this round adds its bonus to every total but the cutter's at the round's end
+    cut = v.cut if v.cut is not None and v.cut.made else None
+    def final(s: int) -> int:
+        return v.totals[s] + (v.rules.cut_bonus if cut is not None and s != cut.cutter else 0)
+    lead = min(final(s) for s in range(v.players) if s != seat) - final(seat)
     return lead > 55 and sum(v.rules.points(c) for c in v.hand) <= lead
 
 
