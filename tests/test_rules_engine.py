@@ -8,6 +8,7 @@ quotes the sentence it checks. Preset-specific rules are in ``tests/test_rules_<
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -77,7 +78,10 @@ def test_pack_size_per_preset_and_player_count(name: str, players: int) -> None:
     people-2 decks of cards, 6 to 8 people- 3 decks"; 004 "a total of 105 cards" / "a total of 158
     cards". The whole pack is in the game, every card once."""
     decks, jokers = PACKS[(name, players)]
-    game = new_game(name, players, seed=players)
+    rules = preset(name)
+    if players == 2:  # family-10 is refused at two (the next test); 002's pack for two, on its first hands
+        rules = dataclasses.replace(rules, rounds=rules.rounds[:7], min_players=2)
+    game = Game.new(rules, players, seed=players)
     assert game.pack_size == 52 * decks + jokers
     _deal_now(game)
     assert Counter(game.all_cards()) == Counter(make_pack(decks, jokers))
@@ -87,9 +91,24 @@ def test_pack_size_per_preset_and_player_count(name: str, players: int) -> None:
         assert game.pack_size == (105 if players <= 4 else 158)
 
 
+def test_family_10_is_refused_at_two_players_whose_last_hands_cannot_be_made() -> None:
+    """002 "2 people-one deck" and "Hand 8 - 1set of 3 + 1 run of 10 (3 buys)" ... "Hand 10 - 3 runs
+    of 5 (4 buys)": those contracts need 13, 14 and 15 cards, more than a hand holds after its draw,
+    and "Players are allowed to acquire a card off the discard pile when it is not their turn": at two
+    the only other player is the discarder, who may not buy back their own discard (docs/rules.md
+    decision 16), so nobody could ever make them. The game says so instead of dealing hands nobody
+    can win (a reviewer found them ending only by the stock-renewal guard)."""
+    rules = preset("family-10")
+    assert max(r.contract.min_cards for r in rules.rounds[7:]) > rules.hand_size + 1
+    with pytest.raises(InconsistentRulesError, match=r"family-10 is played by 3 to 8 players, not 2: its document "
+                                                       r"deals 2 a pack, but not every contract could be made"):
+        new_game("family-10", 2)
+    assert new_game("family-10", 3).players == 3
+
+
 @pytest.mark.parametrize(("name", "too_few", "too_many"), [
     ("may-i", 2, 9),        # 001 "Shanghai Rummy is a card game designed for 3 to 8 players."
-    ("family-10", 1, 9),    # 002 "2 people-one deck ... 6 to 8 people- 3 decks"
+    ("family-10", 2, 9),    # 002 "2 people-one deck ... 6 to 8 people- 3 decks"; two refused (decision 16)
     ("contract-10", 2, 9),  # 004 "Number of Players 3 to 8 players, each plays for themselves."
     ("isra", 2, 9),         # 000 box set for 4-6; decision 1: 3 to 8
 ])

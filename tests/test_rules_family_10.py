@@ -236,8 +236,9 @@ def test_family_card_values_aces_fifteen() -> None:
 def test_ten_hands_then_the_lowest_total_wins() -> None:
     """002 "At the end of 10 hands the lowest score wins." and "When the first player "goes out" all play
     ends and the scores are tallied." """
-    game = new_game("family-10", players=2)
+    game = new_game("family-10", players=3)
     for r in range(10):
         assert game.round_number == r + 1
-        finish_round(game, winner=r % 2, left={1 - r % 2: "AS" if r % 2 else "5S"})
-    assert game.is_over and game.totals == [75, 25] and game.winners() == (1,) and game.dunce() == ()
+        finish_round(game, winner=r % 2, left={1 - r % 2: "AS" if r % 2 else "5S", 2: "KD"})
+    assert game.is_over and game.totals == [75, 25, 100] and game.winners() == (1,)
+    assert game.dunce() == ()  # 002 has no dunce cap

@@ -157,8 +157,13 @@ class Rules:
     def pack_for(self, players: int) -> PackSpec:
         """The pack for ``players`` players; a player count the rules do not allow is an error."""
         if not self.min_players <= players <= self.max_players:
+            why = ""
+            if any(p.min_players <= players <= p.max_players for p in self.packs):
+                # the document deals this many a pack (family-10 at two): refused for the reason written
+                why = (f": its document deals {players} a pack, but not every contract could be made "
+                       f"(docs/rules.md, decision 16)")
             raise InconsistentRulesError(
-                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {players}")
+                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {players}{why}")
         for p in self.packs:
             if p.min_players <= players <= p.max_players:
                 return p
@@ -239,8 +244,54 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _problems(r: Rules) -> list[str]:
+_TYPE_WORDS = {"int": "a whole number", "int | None": "a whole number or null", "bool": "true or false",
+               "float": "a number", "str": "a text", "tuple[int, ...]": "a list of whole numbers",
+               "tuple[str, ...]": "a list of texts"}
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def type_problems(rules: object) -> list[str]:
+    """The rules (a rules dataclass) whose value is not of the field's kind: a house rule or a record's
+    change written as text, a fraction or a single number is named, not left to fail later.
+
+    >>> from shanghai.rules import preset
+    >>> preset("isra").changed(buy_penalty="2", the_cut=1)
+    Traceback (most recent call last):
+    ...
+    shanghai.errors.InconsistentRulesError: rules 'isra': the_cut must be true or false, not 1; buy_penalty ...
+    """
     p: list[str] = []
+    for f in dataclasses.fields(rules):  # type: ignore[arg-type]
+        value = getattr(rules, f.name)
+        kind = f.type
+        if kind == "int":
+            ok = _whole(value)
+        elif kind == "int | None":
+            ok = value is None or _whole(value)
+        elif kind == "bool":
+            ok = isinstance(value, bool)
+        elif kind == "float":
+            ok = isinstance(value, int | float) and not isinstance(value, bool)
+        elif kind == "str":
+            ok = isinstance(value, str)
+        elif kind == "tuple[int, ...]":
+            ok = isinstance(value, tuple) and all(_whole(v) for v in value)
+        elif kind == "tuple[str, ...]":
+            ok = isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+        else:
+            continue  # the named choices are checked by name, the packs and rounds by their own types
+        if not ok:
+            p.append(f"{f.name} must be {_TYPE_WORDS[str(kind)]}, not {value!r}")
+    return p
+
+
+def _problems(r: Rules) -> list[str]:
+    p = type_problems(r)
+    if p:
+        return p
     for name, choices in _CHOICES.items():
         value = getattr(r, name)
         if value not in choices:

@@ -123,7 +123,9 @@ FAMILY_10 = Rules(
     description="10 hands with their own contracts (2 sets of 3 ... 3 runs of 5), jokers wild anywhere, "
                 "buying only in hands 5-10 (2 penalty cards; refuse a buyer and you must take the "
                 "discard), aces 15 points, going out by playing every card.",
-    min_players=2,
+    # 002 deals "2 people-one deck", but at two nobody can buy (decision 16) and hands 8-10 need 13-15
+    # cards: refused with that reason (docs/rules.md, decision 16); the pack stays as 002 gives it
+    min_players=3,
     max_players=8,
     packs=(PackSpec(2, 2, 1, 2), PackSpec(3, 5, 2, 4), PackSpec(6, 8, 3, 6)),
     rounds=tuple(RoundSpec(c, b) for c, b in zip(_FAMILY_CONTRACTS, _FAMILY_BUYS, strict=True)),
