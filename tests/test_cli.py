@@ -455,6 +455,49 @@ def test_replay_unreadable_record(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert code == 2 and "Traceback" not in err
 
 
+def test_replay_reads_a_record_whose_last_line_was_cut_off(capsys: pytest.CaptureFixture[str],
+                                                           tmp_path: Path) -> None:
+    """docs/records.md: a last line cut off in the middle (a crash while writing) is left out, with a
+    warning; any other damage is bad input (exit 2) naming the line, never a traceback."""
+    game = play_game(preset("isra-junior"), 3, seed=5)
+    path = tmp_path / "game.jsonl"
+    GameRecord.of(game).save(path)
+    text = path.read_text()
+    lines = text.splitlines()
+    cut = "\n".join(lines[:-2]) + "\n" + lines[-2][:9]  # the last action half written, the end line gone
+    path.write_text(cut)
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 0 and "Round 1" in out
+    assert f"line {len(lines) - 1}, the last, was cut off" in err and "Traceback" not in err
+    assert GameRecord.load(path).actions == [str(a) for a in game.actions[:-1]]
+    for bad, says in ((lines[:-1] + ['{"end": "x"}'], "the end of the game must be"),
+                      (lines[:-1] + ['{"end": {"totals": "abc"}}'], "the end of the game must be"),
+                      ([lines[0].replace('"seed": 5', '"seed": 1.7')] + lines[1:], "seed must be a whole number"),
+                      ([lines[0].replace('"rules": {', '"rules": {"changes": {"buy_penalty": "x"}, ')] + lines[1:],
+                       "buy_penalty must be a whole number, not 'x'"),
+                      ([lines[0].replace('"rules": {', '"rules": {"changes": {"rank_points": 5}, ')] + lines[1:],
+                       "rank_points must be a list of whole numbers"),
+                      (lines[:-2] + [lines[-2][:9], lines[-1]], "not JSON")):
+        path.write_text("\n".join(bad) + "\n")
+        code, _, err = run(capsys, "replay", str(path))
+        assert code == 2 and says in err and "Traceback" not in err, err
+
+
+def test_judge_refuses_more_copies_than_the_pack_holds(capsys: pytest.CaptureFixture[str]) -> None:
+    """A card given more often than the rules' largest pack holds it cannot be at a table (000: 162
+    cards, 3 decks and 6 jokers; 004: manipulation rummy has no jokers), as the score pad says too."""
+    for argv, says in ((["meld", "--rules", "isra", *["5D"] * 4], "5D is given 4 times, but the isra pack holds "
+                                                                  "at most 3 (3 decks)"),
+                       (["score", "--rules", "isra", *["JK"] * 7], "JK is given 7 times"),
+                       (["score", "--rules", "manipulation", "7H", "JK"], "manipulation is played without jokers"),
+                       (["table", "--rules", "manipulation", "--table", "7H 7S 7D 7C", "--hand", "7C", "7C", "7C"],
+                        "7C is given 4 times")):
+        code, out, err = run(capsys, "judge", *argv)
+        assert code == 2 and out == "" and says in err, err
+    code, answer = run_json(capsys, "judge", "meld", "--rules", "isra", *["5D"] * 3)
+    assert code == 0 and answer["valid"]
+
+
 def test_round_line_shows_cut_and_slam() -> None:
     result = RoundResult(number=2, contract="1 set of 3 + 1 run of 4", dealer=0, went_out=1,
                          points=(50, 0, 0, 75), hands=((), (), (), ()), cut=CutResult(2, 45, 45, 45),

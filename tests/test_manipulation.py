@@ -456,6 +456,7 @@ def test_the_plain_text_game(tmp_path: Path) -> None:
     assert run_play(args, input_fn=answer, output_fn=lambda s: out.write(s + "\n")) == 0
     text = out.getvalue()
     assert "Manipulation rummy" in text and "Game saved" in text
+    assert f"Continue it with: shanghai play --resume --record {record}" in text  # this game, not the default one
     assert "(10 cards left)" not in text
     assert "unknown card" in text.lower() or "Not allowed" in text
     saved = GameRecord.load(record)

@@ -341,6 +341,16 @@ def test_run_play_new_game_then_resume(tmp_path: Path) -> None:
     aside = path.with_name("game.previous.jsonl")
     assert aside.exists() and GameRecord.load(aside).seed == 4
     assert GameRecord.load(path).seed == 9
+    # and the next one never overwrites a game put aside: game.previous-2.jsonl (a reviewer found the
+    # seed-4 game lost when a third game began)
+    assert run_play(parser.parse_args(["--seed", "9", "--record", str(path), "--rules", "may-i", "--players", "3"]),
+                    input_fn=scripted(["draw", "discard 1", "quit"]), output_fn=out.append) == 0
+    assert run_play(parser.parse_args(["--seed", "10", "--record", str(path)]), input_fn=scripted([]),
+                    output_fn=out.append) == 0
+    assert GameRecord.load(aside).seed == 4
+    assert GameRecord.load(path.with_name("game.previous-2.jsonl")).seed == 9
+    assert path.with_name("game.previous-2.seats.json").exists()
+    assert "is kept in" in text_of(out) and GameRecord.load(path).seed == 10
 
 
 def test_run_play_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

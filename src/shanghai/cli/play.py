@@ -187,6 +187,25 @@ def people_seats(record: Path, players: int) -> list[int] | None:
     return [s for s, k in enumerate(load_seats(record, players, HUMAN)) if k == HUMAN]
 
 
+def cut_off_note(path: Path | str, line: int) -> str:
+    """What a reader of a record whose last line was cut off (``GameRecord.cut_off``) is told."""
+    return (f"(The last line of {path}, line {line}, was cut off in the middle, as when the program writing it "
+            f"stopped: it is left out, and the game goes on from the move before it.)")
+
+
+def resume_command(record: Path) -> str:
+    """The command that continues the game saved in ``record``.
+
+    >>> resume_command(default_record_path())
+    'shanghai play --resume'
+    >>> resume_command(Path("my games/g.jsonl"))
+    "shanghai play --resume --record 'my games/g.jsonl'"
+    """
+    if record == default_record_path():
+        return "shanghai play --resume"
+    return f"shanghai play --resume --record {shlex.quote(str(record))}"
+
+
 def review_command(record: Path, seat_name: str | None = None) -> str:
     """The command with which the coach reviews a seat's play in ``record`` (``shanghai coach``):
     the record's path unless it is the terminal game's last game, and the seat unless the seats
@@ -448,8 +467,7 @@ class TextGame:
     def _saved_message(self) -> None:
         if self.record is not None:
             self.out(f"Game saved to {self.record.path}.")
-            self.out("Continue it with: shanghai play --resume"
-                     + ("" if self.record.path == default_record_path() else f" --record {self.record.path}"))
+            self.out(f"Continue it with: {resume_command(self.record.path)}")
         else:
             self.out("Game not saved.")
 
@@ -1313,6 +1331,8 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
             record, game = load_saved_game(path)
         except (ShanghaiError, OSError) as exc:
             return fail(f"cannot resume the game in {path}: {exc}", 1)
+        if record.cut_off is not None:
+            output_fn(cut_off_note(path, record.cut_off))
         if isinstance(game, ManipulationGame):
             return _run_manipulation(game, record.players, path, args, input_fn, output_fn, resumed=True)
         if game.is_over:
@@ -1356,17 +1376,28 @@ def history_path(args: argparse.Namespace) -> Path | None:
 
 
 def keep_unfinished(path: Path, output_fn: Callable[[str], None]) -> None:
-    """A new game replaces the record file; an unfinished game there is kept aside first."""
+    """A new game replaces the record file; an unfinished game there (one action at least), or a file
+    that cannot be read as a record, is kept aside first, in ``NAME.previous.jsonl``, or
+    ``NAME.previous-2.jsonl`` and so on where that is taken: a game put aside is never overwritten. A
+    finished game is replaced (its score is in the score pad's history)."""
     if not path.exists():
         return
     try:
         old = GameRecord.load(path)
-        if old.end_totals is not None:
+        if old.end_totals is not None or not old.actions:
             return
-        aside = path.with_name(path.stem + ".previous" + path.suffix)
+        what = "The unfinished game"
+    except (ShanghaiError, OSError, UnicodeDecodeError):
+        what = "The file, which is not a game record that can be read,"
+    aside = path.with_name(path.stem + ".previous" + path.suffix)
+    n = 1
+    while aside.exists() or seats_path(aside).exists():
+        n += 1
+        aside = path.with_name(f"{path.stem}.previous-{n}{path.suffix}")
+    try:
         os.replace(path, aside)
         if seats_path(path).exists():
             os.replace(seats_path(path), seats_path(aside))
-        output_fn(f"(The unfinished game in {path} is kept in {aside}.)")
-    except (ShanghaiError, OSError):
-        return
+    except OSError:
+        return  # the new game's own saving reports a folder that cannot be written
+    output_fn(f"({what} in {path} is kept in {aside}.)")

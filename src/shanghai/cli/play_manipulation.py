@@ -115,8 +115,12 @@ class ManipulationTextGame:
                     self._hand_over(g.hand_results[-1])
         except _Quit:
             self._saved()
-            where = f" in {self.record}" if self.record else ""
-            self.out(f"Game saved{where}. 'shanghai play --resume' continues it.")
+            if self.record is None:
+                self.out("Game not saved.")
+            else:
+                from shanghai.cli.play import resume_command  # the plain contract game's module, which runs this
+
+                self.out(f"Game saved in {self.record}. Continue it with: {resume_command(self.record)}")
             return 0
         self._game_over()
         return 0

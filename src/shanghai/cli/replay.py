@@ -80,13 +80,17 @@ def summary(game: AnyGame, names: Sequence[str], *, quiet: bool = False) -> list
 def load_record(path: str) -> GameRecord:
     """The game record in ``path``; ``CliError`` (exit 2) saying why when it cannot be read."""
     try:
-        return GameRecord.load(path)
+        record = GameRecord.load(path)
     except OSError as exc:
         raise CliError(f"cannot read {path!r}: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
         raise CliError(f"cannot read {path!r}: not UTF-8 text ({exc.reason})") from exc
     except RecordError as exc:
         raise CliError(f"{path}: not a readable game record: {exc}") from exc
+    if record.cut_off is not None:
+        print(f"shanghai: {path}: line {record.cut_off}, the last, was cut off in the middle (as when the "
+              f"program writing it stopped): it is left out", file=sys.stderr)
+    return record
 
 
 def run_replay(args: argparse.Namespace, stdout: TextIO | None = None) -> int:

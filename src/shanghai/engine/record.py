@@ -102,15 +102,28 @@ def rules_from_spec(spec: dict[str, Any]) -> AnyRules:
 
 def _changed_contract_rules(rules: Rules, changes: dict[str, Any]) -> Rules:
     if "rounds" in changes:
-        changes["rounds"] = tuple(
-            RoundSpec(Contract(tuple(MeldRequirement(m["kind"], m["min_size"])
-                                     for m in r["contract"]["melds"])), r["buys"], r.get("name", ""))
-            for r in changes["rounds"])
+        try:
+            changes["rounds"] = tuple(
+                RoundSpec(Contract(tuple(MeldRequirement(m["kind"], m["min_size"])
+                                         for m in r["contract"]["melds"])), r["buys"], r.get("name", ""))
+                for r in changes["rounds"])
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError("rounds must be a list of {\"contract\": {\"melds\": [{\"kind\", \"min_size\"}, ...]}, "
+                             "\"buys\"} objects") from exc
     if "packs" in changes:
-        changes["packs"] = tuple(PackSpec(**p) for p in changes["packs"])
-    if "rank_points" in changes:
-        changes["rank_points"] = tuple(changes["rank_points"])
+        changes["packs"] = _packs(changes["packs"])
+    for name in ("rank_points", "options"):
+        if name in changes and isinstance(changes[name], list):
+            changes[name] = tuple(changes[name])  # JSON's lists; anything else is named by the rules' check
     return rules.changed(**changes) if changes else rules
+
+
+def _packs(raw: object) -> tuple[PackSpec, ...]:
+    try:
+        return tuple(PackSpec(**p) for p in raw)  # type: ignore[attr-defined]
+    except TypeError as exc:
+        raise ValueError("packs must be a list of {\"min_players\", \"max_players\", \"decks\", \"jokers\"} "
+                         "objects") from exc
 
 
 def _other_game_rules(spec: dict[str, Any]) -> ManipulationRules:
@@ -123,8 +136,8 @@ def _other_game_rules(spec: dict[str, Any]) -> ManipulationRules:
     changes = dict(spec.get("changes", {}))
     try:
         if "packs" in changes:
-            changes["packs"] = tuple(PackSpec(**p) for p in changes["packs"])
-        if "deal_batches" in changes:
+            changes["packs"] = _packs(changes["packs"])
+        if "deal_batches" in changes and isinstance(changes["deal_batches"], list):
             changes["deal_batches"] = tuple(changes["deal_batches"])
         return base.changed(**changes) if changes else base
     except (InconsistentRulesError, TypeError, KeyError, ValueError) as exc:
@@ -140,6 +153,8 @@ class GameRecord:
     players: list[str]
     actions: list[str] = field(default_factory=list)
     end_totals: list[int] | None = None
+    cut_off: int | None = field(default=None, compare=False)  # the number of a last line left out: cut
+    #                                                           off in the middle (a crash while writing)
 
     @classmethod
     def of(cls, game: AnyGame, names: Iterable[str] | None = None) -> GameRecord:
@@ -163,16 +178,33 @@ class GameRecord:
 
     @classmethod
     def from_jsonl(cls, text: str) -> GameRecord:
+        """A record from its text. A last line cut off in the middle (no line end after it, not JSON: the
+        program writing it stopped there) is left out, its number kept in ``cut_off``.
+
+        >>> text = GameRecord(preset("isra"), 7, ["Ann", "Bob", "Cy"], ["1 cut 40"]).to_jsonl()
+        >>> GameRecord.from_jsonl(text + '{"n": 1, "act').cut_off
+        3
+        >>> GameRecord.from_jsonl(text + '{"n": 1, "act\\n')
+        Traceback (most recent call last):
+        ...
+        shanghai.errors.RecordError: line 3: not JSON (Unterminated string starting at)
+        """
         header: dict[str, Any] | None = None
         actions: list[str] = []
         end: list[int] | None = None
-        for lineno, raw in enumerate(text.splitlines(), 1):
+        cut_off: int | None = None
+        lines = text.splitlines()
+        last = max((i for i, raw in enumerate(lines, 1) if raw.strip()), default=0)
+        for lineno, raw in enumerate(lines, 1):
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
+                if lineno == last and header is not None and not text.endswith(("\n", "\r")):
+                    cut_off = lineno
+                    break
                 raise RecordError(f"line {lineno}: not JSON ({exc.msg})") from exc
             if header is None:
                 if not isinstance(obj, dict) or obj.get("format") != FORMAT:
@@ -191,17 +223,24 @@ class GameRecord:
                                       f"(expected {len(actions)})")
                 actions.append(str(obj["action"]))
             elif isinstance(obj, dict) and "end" in obj:
-                end = list(obj["end"].get("totals", [])) or None
+                totals = obj["end"].get("totals") if isinstance(obj["end"], dict) else None
+                if not isinstance(totals, list) or not all(isinstance(t, int) and not isinstance(t, bool)
+                                                           for t in totals):
+                    raise RecordError(f"line {lineno}: the end of the game must be {{\"end\": {{\"totals\": "
+                                      f"[whole numbers, one a seat]}}}}, not {line}")
+                end = list(totals) or None
             else:
                 raise RecordError(f"line {lineno}: neither an action nor the end of the game")
         if header is None:
             raise RecordError("the record is empty: no header line")
-        try:
-            seed = int(header["seed"])
-            players = [str(p) for p in header["players"]]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"the header needs a seed and players: {exc}") from exc
-        return cls(rules_from_spec(header.get("rules", {})), seed, players, actions, end)
+        seed = header.get("seed")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RecordError(f"the header's seed must be a whole number, not {seed!r}")
+        players_raw = header.get("players")
+        if not isinstance(players_raw, list) or not players_raw:
+            raise RecordError(f"the header's players must be a list of names, not {players_raw!r}")
+        players = [str(p) for p in players_raw]
+        return cls(rules_from_spec(header.get("rules", {})), seed, players, actions, end, cut_off)
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:

@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from shanghai.cli.common import split_options
-from shanghai.cli.play import BOT_NAMES, keep_unfinished, record_path
+from shanghai.cli.play import BOT_NAMES, cut_off_note, keep_unfinished, record_path, resume_command
 from shanghai.engine.game import Game
 from shanghai.engine.manipulation import ManipulationGame
 from shanghai.errors import ShanghaiError
@@ -376,6 +376,8 @@ def run_tui(args: argparse.Namespace) -> int:
                  else f"round {session.game.round_number}")
         notes.append(f"Resumed after {len(session.game.actions)} actions: {where}. "
                      f"Saved to {path} after every move.")
+        if session.cut_off is not None:
+            notes.append(cut_off_note(path, session.cut_off))
     if settings.seed is None:
         settings.seed = random.SystemRandom().randrange(1, 2**31)
     app = ShanghaiApp(settings, session, notes)
@@ -383,5 +385,5 @@ def run_tui(args: argparse.Namespace) -> int:
     if app.session is not None and not app.session.game.is_over and app.session.record is not None:
         record = app.session.record.path
         print(f"Game saved to {record}.")
-        print("Continue it with: shanghai play --resume" + ("" if args.record is None else f" --record {record}"))
+        print(f"Continue it with: {resume_command(record)}")
     return int(code or 0)

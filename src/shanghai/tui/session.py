@@ -94,6 +94,7 @@ class Seats(Generic[GameT, AppliedT]):
         self.kinds = list(kinds)
         self.record = RecordFile(record, names) if record is not None else None
         self.save_error: str | None = None
+        self.cut_off: int | None = None  # resumed from a record whose last line, cut off, was left out
 
     @classmethod
     def resume(cls, path: Path, default_level: str) -> Self:
@@ -291,5 +292,6 @@ def resume_session(path: Path, default_level: str) -> AnySession:
     record, game = load_saved_game(path)
     kinds = load_seats(path, game.players, default_level)
     session = session_of(record, game, path, kinds)
+    session.cut_off = record.cut_off
     session.start()  # the record file is rewritten whole: later actions are appended to it
     return session
