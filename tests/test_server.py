@@ -800,10 +800,10 @@ def test_a_person_who_keeps_the_table_waiting_is_nudged_then_stood_in_for(server
     act again or say ``back``. A person nobody waits on (alone with computer players, or whose fellow
     players have left) is never stood in for while connected."""
     srv = server(bot_pause=1.5, buy_seconds=0.0, standin_seconds=30.0, idle_seconds=2.0)
-    created = srv.create(name="Ann", rules="family-10", seats=["human", "human"], seed=4,
+    created = srv.create(name="Ann", rules="family-10", seats=["human", "human", "greedy"], seed=4,
                          settings={"standin_seconds": 0.5})
     bob_seat = srv.join(created["invite"], "Bob")
-    solo = srv.create(name="Cy", rules="family-10", seats=["human", "greedy"], seed=5,
+    solo = srv.create(name="Cy", rules="family-10", seats=["human", "greedy", "greedy"], seed=5,
                       settings={"idle_seconds": 0.5, "bot_pause": 0})
 
     async def go() -> None:
@@ -811,7 +811,7 @@ def test_a_person_who_keeps_the_table_waiting_is_nudged_then_stood_in_for(server
         bob = await Client.open(srv, "Bob", {"token": bob_seat["token"]})
         assert (await ann.request({"type": "nudge", "seat": 1}))["code"] == "not-waiting"  # the lobby
         await ann.request({"type": "start"})
-        st = (await _started(ann)).state()
+        st = await ann.wait(lambda m: m["type"] == "state" and m["waiting"] is not None, timeout=15)
         waiting = st["waiting"]
         x = waiting["seat"]
         assert x in st["game"]["to_act"] and st["deadline"] is None

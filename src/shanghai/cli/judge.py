@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
@@ -94,6 +95,31 @@ def _status(kind: str, answer: Answer) -> int:
     return EXIT_OK
 
 
+def check_pack(cards: Sequence[Card], rules: AnyRules) -> None:
+    """Refuse more copies of a card than the rules' largest pack holds (``CliError``, exit 2), as the
+    score pad does: such cards cannot be at a table.
+
+    >>> from shanghai.rules import preset
+    >>> from shanghai.cards import parse_cards
+    >>> check_pack(parse_cards("5D 5D 5D"), preset("isra"))
+    >>> check_pack(parse_cards("5D 5D 5D 5D"), preset("isra"))
+    Traceback (most recent call last):
+    ...
+    shanghai.cli.common.CliError: 5D is given 4 times, but the isra pack holds at most 3 (3 decks)
+    """
+    decks = max(p.decks for p in rules.packs)
+    jokers = max(p.jokers for p in rules.packs)
+    for card, n in Counter(cards).items():
+        if card == JOKER:
+            if not jokers:
+                raise CliError(f"JK: {rules.name} is played without jokers")
+            if n > jokers:
+                raise CliError(f"JK is given {n} times, but the {rules.name} pack holds at most {jokers} jokers")
+        elif n > decks:
+            raise CliError(f"{card_text(card)} is given {n} times, but the {rules.name} pack holds at most "
+                           f"{decks} ({decks} deck{'s' if decks > 1 else ''})")
+
+
 def _answer(kind: str, cards: list[Card], rules: AnyRules, round_number: int | None,
             table: Sequence[Meld] = ()) -> Answer:
     if kind == "table":
@@ -102,17 +128,21 @@ def _answer(kind: str, cards: list[Card], rules: AnyRules, round_number: int | N
                            f"of {rules.name}")
         if not cards:
             raise CliError("no hand given: --hand CARD ...")
+        check_pack([*cards, *(c for meld in table for c in meld)], rules)
         return judge_table(table, cards)
     if not cards:
         raise CliError("no cards given")
     if kind == "meld":
+        check_pack(cards, rules)
         return judge_meld(cards, rules)
     if kind == "contract":
         if isinstance(rules, ManipulationRules):
             raise CliError("manipulation rummy has no contracts: ask 'judge table' or 'judge meld'")
         if round_number is None:
             raise CliError("judge contract needs a round: --round N (or \"round\" on a batch line)")
+        check_pack(cards, rules)
         return judge_contract(cards, rules, round_number)
+    check_pack(cards, rules)
     return judge_score(cards, rules)
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from shanghai.errors import InconsistentRulesError
-from shanghai.rules.model import PackSpec
+from shanghai.rules.model import PackSpec, type_problems
 
 # What "If you have the ability to meld more than 1 card you are required to" obliges (decide).
 MustMeld = Literal["one-card"]
@@ -101,7 +101,9 @@ class ManipulationRules:
 
 
 def _problems(r: ManipulationRules) -> list[str]:
-    p: list[str] = []
+    p = type_problems(r)
+    if p:
+        return p
     if not 2 <= r.min_players <= r.max_players <= 16:
         p.append(f"player counts {r.min_players}-{r.max_players} are not a range within 2-16")
     if sum(r.deal_batches) != r.hand_size or any(b < 1 for b in r.deal_batches):

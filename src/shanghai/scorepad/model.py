@@ -29,7 +29,7 @@ from typing import Literal
 
 from shanghai.cards import JOKER, Card, cards_text, count_cards, make_pack, parse_cards
 from shanghai.errors import ShanghaiError, UnknownCardError
-from shanghai.rules import Rules, preset
+from shanghai.rules import OTHER_GAMES, PRESETS, Rules, preset
 
 Blind = Literal["joker", "no-joker"]
 BLIND_KINDS: tuple[Blind, ...] = ("joker", "no-joker")
@@ -335,6 +335,10 @@ class ScorePad:
 def make_rules(preset_name: str, options: Iterable[str] = (), house: Mapping[str, int | bool] | None = None
                ) -> Rules:
     """The preset with its options and the score pad's house rules (scoring rules only)."""
+    if preset_name.strip().lower() in OTHER_GAMES:
+        raise ScorePadError(f"{preset_name.strip().lower()} is not kept on a score pad: its score is a point a card "
+                            f"left in hand, hand after hand until somebody reaches the target; the pad keeps the "
+                            f"contract games ({', '.join(PRESETS)})")
     rules = preset(preset_name, options)
     changes: dict[str, int | bool] = {}
     for key, value in (house or {}).items():

@@ -92,6 +92,10 @@ class ScorePadStore:
             self.db.execute("PRAGMA foreign_keys = ON")
             self.db.execute("PRAGMA journal_mode = WAL")
             self._migrate()
+        except sqlite3.OperationalError as exc:  # the file or its folder: not the data
+            self.db.close()
+            raise ScorePadError(f"cannot open the score pad database {self.path}: {exc} (the database "
+                                f"and its folder must be writable)") from None
         except sqlite3.DatabaseError as exc:
             self.db.close()
             raise ScorePadError(f"{self.path} is not a score pad database: {exc}") from None
@@ -112,14 +116,28 @@ class ScorePadStore:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: all of it or nothing."""
-        self.db.execute("BEGIN IMMEDIATE")
+        """One write transaction: all of it or nothing. A database that cannot be written (a read-only
+        file or folder, a full disk, a lock held too long) is a ``ScorePadError`` saying so."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise ScorePadError(f"cannot write the score pad database {self.path}: {exc}") from None
         try:
             yield self.db
+        except sqlite3.OperationalError as exc:
+            self.db.execute("ROLLBACK")
+            raise ScorePadError(f"cannot write the score pad database {self.path}: {exc}; nothing was "
+                                f"saved") from None
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise ScorePadError(f"cannot write the score pad database {self.path}: {exc}; nothing was "
+                                f"saved") from None
 
     def _version(self) -> int | None:
         has_table = self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
