@@ -79,7 +79,9 @@ def _players_section(rules: Rules) -> str:
 
 
 def _pack_section(rules: Rules) -> str:
-    return _section("Pack", _bullets(_pack_text(p) for p in rules.packs))
+    # the packs of the player counts these rules are played by (002's pack for two is not: decision 16)
+    return _section("Pack", _bullets(_pack_text(p) for p in rules.packs
+                                     if p.min_players <= rules.max_players and p.max_players >= rules.min_players))
 
 
 def _deal_section(rules: Rules) -> str:
