@@ -462,6 +462,9 @@ def test_a_person_who_keeps_the_table_waiting_is_nudged_then_stood_in_for(browse
         idle.wait_for_function("(t) => document.querySelector('#toast').textContent === t",
                                arg=f"{'Bob' if idle_name == 'Ann' else 'Ann'} nudges you: it is your turn.")
         assert idle.locator("#waitbar.nudged").count() == 1
+        bar = idle.inner_text("#waitbar").strip()
+        assert bar == f"{'Bob' if idle_name == 'Ann' else 'Ann'} nudges you: it is your turn." or "Still there?" in bar
+        assert "null" not in idle.inner_text("#waitbar") and "null" not in other.inner_text("#waitbar")
         assert other.locator("#nudge[disabled]").count() == 1  # not again at once
         # idle_seconds after the turn's last move, a computer player plays for the person
         idle.wait_for_selector("#im-back", timeout=15_000)
@@ -751,6 +754,15 @@ def test_the_lobby_shows_the_games_played_and_their_statistics(browser: Any, ser
         page.goto(srv.base + f"/join/{invite}?watch")
         page.wait_for_selector("#replay-open")
         assert page.locator("#review-ask").count() == 0  # the review is a seat's: a spectator has none
+        assert not errors, errors
+        # watching a table that is not there says so once, and does not connect again and again (a
+        # reviewer saw 311 sockets in 4 s and a frozen tab)
+        sockets: list[str] = []
+        page.on("websocket", lambda ws: sockets.append(ws.url))
+        page.goto(srv.base + "/join/no-such-table?watch")
+        page.wait_for_selector("text=This invitation does not work")
+        page.wait_for_timeout(1000)
+        assert len(sockets) == 1, sockets
         assert not errors, errors
         # a server that cannot answer leaves the lobby working, with a quiet line
         page.route("**/api/history", lambda route: route.fulfill(status=500, body="{}"))

@@ -285,6 +285,13 @@ function placeText(g) {
 }
 
 // -- a table: join it, or come back to it ------------------------------------------------------------
+function invitationFails(message) {
+  clear(main);
+  main.className = "lobby";
+  main.append(h("section", { class: "panel" }, h("h2", {}, "This invitation does not work"), h("p", {}, message),
+    h("a", { href: "/" }, "Start a new table")));
+}
+
 async function openTable(invite) {
   if (new URLSearchParams(location.search).has("watch")) { connect(invite, null); return; }
   const saved = savedSeat(invite);
@@ -292,11 +299,7 @@ async function openTable(invite) {
   clear(main);
   main.className = "lobby";
   let info;
-  try { info = await getJSON(`/api/invite/${invite}`); } catch (e) {
-    main.append(h("section", { class: "panel" }, h("h2", {}, "This invitation does not work"), h("p", {}, e.message),
-      h("a", { href: "/" }, "Start a new table")));
-    return;
-  }
+  try { info = await getJSON(`/api/invite/${invite}`); } catch (e) { invitationFails(e.message); return; }
   const nameIn = h("input", { id: "join-name", required: true, maxlength: 24, value: localStorage.getItem("shanghai:name") || "" });
   const err = h("p", { class: "error", role: "alert" });
   const open = info.seats.filter((s) => s.open);
@@ -351,8 +354,9 @@ function onMessage(invite, token, msg) {
     tableView.update(msg);
   } else if (msg.type === "error") {
     if (["bad-token", "not-found"].includes(msg.code) && !msg.version) {
-      forgetSeat(invite);
       conn.stop();
+      if (!token) { dropTableView(); invitationFails(msg.message); return; }  // watching a table that is gone
+      forgetSeat(invite);
       toast("Your seat is no longer yours (the host may have removed it). Join again.", "error");
       openTable(invite);
       return;

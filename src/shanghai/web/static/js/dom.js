@@ -235,7 +235,7 @@ export class WaitBar {
           toast(`You nudged ${seat.name}.`);
         } },
       `Nudge ${seat.name}`) : null;
-    this.el.append(text, nudge);
+    this.el.append(...[text, nudge].filter(Boolean));  // append() would write a null as "null"
     const tick = () => {
       const now = Date.now() / 1000;
       const left = w.standin_at === null ? null : Math.max(0, Math.ceil(w.standin_at - now));
