@@ -112,9 +112,8 @@ def _changed_contract_rules(rules: Rules, changes: dict[str, Any]) -> Rules:
                              "\"buys\"} objects") from exc
     if "packs" in changes:
         changes["packs"] = _packs(changes["packs"])
-    for name in ("rank_points", "options"):
-        if name in changes and isinstance(changes[name], list):
-            changes[name] = tuple(changes[name])  # JSON's lists; anything else is named by the rules' check
+    if isinstance(changes.get("rank_points"), list):
+        changes["rank_points"] = tuple(changes["rank_points"])  # JSON's list; anything else is named by the check
     return rules.changed(**changes) if changes else rules
 
 

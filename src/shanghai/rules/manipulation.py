@@ -121,10 +121,6 @@ def _problems(r: ManipulationRules) -> list[str]:
         elif packs[0].size < n * r.hand_size + 1:
             p.append(f"a pack of {packs[0].size} cards cannot deal {r.hand_size} to {n} players and "
                      f"leave a stock")
-    for name in ("min_players", "max_players", "hand_size", "target_score", "card_points"):
-        value = getattr(r, name)
-        if isinstance(value, bool) or not isinstance(value, int):
-            p.append(f"{name} must be a whole number, not {value!r}")
     if p:
         return p
     if r.target_score < 1:
