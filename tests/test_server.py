@@ -521,6 +521,11 @@ def test_computer_players_fill_seats_and_stand_in_for_an_absent_person(server: C
     srv = server(bot_pause=0.0, buy_seconds=1.0, standin_seconds=0.4)
     late = ("stale", "not-your-turn")  # an answer that reaches the server after its buy window closed
     created = srv.create(name="Ann", rules="may-i", seats=["human", "human", "human", "human"], seed=8)
+    # a seat asked for must be a seat of the table (400 bad-seat) and open (409 seat-taken)
+    for want, status, code in ((True, 400, "bad-seat"), ("1", 400, "bad-seat"), (1.0, 400, "bad-seat"),
+                               (4, 400, "bad-seat"), (-1, 400, "bad-seat"), (0, 409, "seat-taken")):
+        got, out = srv.http("POST", f"/api/invite/{created['invite']}/join", {"name": "Eve", "seat": want})
+        assert (got, out["error"]) == (status, code), (want, out)
     bob = srv.join(created["invite"], "Bob")
     assert bob["seat"] == 1
 
@@ -528,6 +533,9 @@ def test_computer_players_fill_seats_and_stand_in_for_an_absent_person(server: C
         ann = await Client.open(srv, "Ann", {"token": created["token"]})
         b = await Client.open(srv, "Bob", {"token": bob["token"]})
         # the host changes the lobby: a computer player in seat 2, seat 3 removed, then added back
+        for want, code in ((True, "bad-seat"), (7, "bad-seat"), (1, "seat-taken")):
+            answer = await ann.request({"type": "add_bot", "level": "random", "seat": want})
+            assert answer["code"] == code, (want, answer)
         assert (await ann.request({"type": "add_bot", "level": "random", "seat": 2}))["type"] == "ok"
         assert (await ann.request({"type": "remove_seat", "seat": 3}))["type"] == "ok"
         assert len(ann.state()["table"]["seats"]) == 3

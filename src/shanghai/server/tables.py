@@ -1131,9 +1131,7 @@ class Manager:
             want = body.get("seat")
             open_seats = [i for i, s in enumerate(table.seats) if s.open]
             if want is not None:
-                if want not in open_seats:
-                    raise ProtocolError(f"seat {want!r} is not open", "seat-taken")
-                seat = int(want)
+                seat = _open_seat(table, want)
             elif open_seats:
                 seat = open_seats[0]
             else:
@@ -1478,10 +1476,7 @@ class Manager:
         level = check_level(msg.get("level", default_level()), table.rules)
         want = msg.get("seat")
         if want is not None:
-            if not isinstance(want, int) or isinstance(want, bool) or not 0 <= want < len(table.seats) \
-                    or not table.seats[want].open:
-                raise ProtocolError(f"seat {want!r} is not open", "seat-taken")
-            seat = want
+            seat = _open_seat(table, want)
         elif table.status == "lobby":
             if len(table.seats) >= table.rules.max_players:
                 raise ProtocolError(f"the table is full ({table.rules.max_players} players at most)", "table-full")
@@ -1575,6 +1570,17 @@ async def _arrange(game: ManipulationGame, request: PlayRequest) -> AnyAction:
 def _host_only(conn: Conn) -> None:
     if conn.seat != 0:
         raise ProtocolError("only the host (seat 0) can do that", "not-host")
+
+
+def _open_seat(table: Table, want: object) -> int:
+    """The seat number ``want`` names, once it is a seat of ``table`` (``bad-seat``) and open (``seat-taken``)."""
+    if not isinstance(want, int) or isinstance(want, bool):
+        raise ProtocolError(f"a seat is a whole number from 0, not {want!r}", "bad-seat")
+    if not 0 <= want < len(table.seats):
+        raise ProtocolError(f"this table has seats 0 to {len(table.seats) - 1}, not {want}", "bad-seat")
+    if not table.seats[want].open:
+        raise ProtocolError(f"seat {want} is not open", "seat-taken")
+    return want
 
 
 def _bot_name(level: str, seat: int) -> str:
