@@ -114,6 +114,12 @@ def test_a_person_plays_manipulation_rummy_against_computer_players(browser: Any
                     refused += 1
             # place one card alone when one fits (so that the hand lasts and a draw comes), else the largest play
             ones = [a for a in mine.legal[1:] if isinstance(a, PlayToTable) and len(a.placed) == 1]
+            # the page outlines every card some play places, dashed those that need other cards with them
+            outlined = page.eval_on_selector_all("#hand button.card.placeable", "els => els.map(e => e.dataset.card)")
+            dashed = page.eval_on_selector_all("#hand button.card.with-others", "els => els.map(e => e.dataset.card)")
+            singles = {c for a in mine.legal if isinstance(a, PlayToTable) and len(a.placed) == 1
+                       for c in _texts(a.placed)}
+            assert set(outlined) - set(dashed) == singles and set(dashed) <= set(outlined)
             first = mine.legal[0]
             assert isinstance(first, PlayToTable)
             chosen = ones[0] if ones and placed else first

@@ -34,7 +34,7 @@ STATE_KEYS = {"type", "protocol", "version", "you", "host", "table", "game", "le
 PUBLIC_KEYS = {"game", "seat", "players", "rules_name", "target_score", "hand_number", "dealer", "phase", "turn",
                "to_act", "hand", "drawn", "hand_counts", "table", "stock_size", "draws_this_turn", "passes",
                "totals", "winners", "losers", "hand_results", "history"}
-PRIVATE_KEYS = PUBLIC_KEYS | {"placeable"}
+PRIVATE_KEYS = PUBLIC_KEYS | {"placeable", "alone"}
 RULES = {"preset": "manipulation", "changes": {"target_score": 5}}
 
 
@@ -94,7 +94,7 @@ def assert_private(msg: Json, seat: int | None, truth: list[tuple[list[list[str]
     else:
         own = Counter(game["hand"])
         assert sorted(game["hand"]) == hands[seat], (msg["version"], seat)
-        assert not Counter(game["drawn"]) - own and set(game["placeable"]) <= set(own)
+        assert not Counter(game["drawn"]) - own and set(game["alone"]) <= set(game["placeable"]) <= set(own)
         for item in msg["legal"]:
             action = item["action"]
             if action["verb"] == "play":
@@ -283,6 +283,12 @@ def test_bad_play_messages_are_refused_and_change_nothing(server: Callable[..., 
         hint = await me.request({"type": "hint"})
         assert hint["type"] == "hint" and hint["text"] == mine["legal"][0]["text"] and hint["reason"]
         assert set(hint["placeable"]) == set(mine["game"]["placeable"])
+        # the cards placeable alone are those of the one-card offers
+        alone = {a["action"]["cards"][0] for a in mine["legal"] if a["action"]["verb"] == "play"
+                 and len(a["action"]["cards"]) == 1}
+        assert set(hint["alone"]) == set(mine["game"]["alone"]) == alone <= set(hint["placeable"])
+        if hint["placeable"]:
+            assert "Cards that can be placed: " in hint["reason"]
         assert (await other.request({"type": "hint"}))["code"] == "not-your-turn"
         # a good move after all that: everybody hears of it
         first = mine["legal"][0]["action"]

@@ -32,6 +32,7 @@ from shanghai.table_solver import (
     check_meld,
     meld_kind,
     parse_table,
+    placeable_alone,
     placeable_cards,
     table_text,
 )
@@ -323,6 +324,12 @@ def test_property_plays_are_partitions(seed: int, melds: int, hand_size: int, co
         assert_valid_play(flat(table), hand, forced)
     for lost in sorted(set(hand) - placeable)[:3]:
         assert best_play(table, hand, must_place=[lost]) is None
+    # a card placeable alone is placed by a play of itself alone; the others need company
+    alone = placeable_alone(table, hand)
+    assert alone <= placeable
+    for card in sorted(placeable)[:4]:
+        by_itself = best_play(table, [card])
+        assert (by_itself is not None and by_itself.placed == (card,)) == (card in alone)
     flat_play = best_play(flat(table), hand, keep_table=False)
     assert flat_play is not None
     assert_valid_play(flat(table), hand, flat_play)

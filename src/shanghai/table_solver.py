@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
 
-from shanghai.cards import JOKER, Card, cards_text, parse_cards
+from shanghai.cards import JOKER, Card, card_text, cards_text, parse_cards, sort_key
 from shanghai.errors import InvalidMeldError
 
 Meld = tuple[Card, ...]
@@ -1003,3 +1003,36 @@ def placeable_cards(table: TableLike, hand: Sequence[int]) -> frozenset[Card]:
         return frozenset()
     out = {Card((bit & 3) * 16 + (bit >> 2)) for bit in range(4, 4 * _NRANKS) if mask >> bit & 1}
     return frozenset(out)
+
+
+def placeable_alone(table: TableLike, hand: Sequence[int]) -> frozenset[Card]:
+    """The hand cards that can be placed by themselves; the others of :func:`placeable_cards` need
+    more cards of the hand with them (a new meld, or a rearrangement only they complete together).
+
+    >>> table, hand = parse_table("7H 7S 7D | 4C 5C 6C"), parse_cards("7C 3C JH QH KH")
+    >>> cards_text(sorted(placeable_cards(table, hand)))
+    'JH QH KH 3C 7C'
+    >>> cards_text(sorted(placeable_alone(table, hand)))
+    '3C 7C'
+    """
+    return frozenset(c for c in placeable_cards(table, hand) if can_place(table, [c]))
+
+
+def placeable_words(table: TableLike, hand: Sequence[int], label: Callable[[Card], str] = card_text) -> str:
+    """The cards of the hand some play places, sorted, saying which need other cards of the hand
+    with them; empty when none can be placed.
+
+    >>> placeable_words(parse_table("7H 7S 7D | 4C 5C 6C"), parse_cards("7C 3C JH QH KH"))
+    '3C 7C alone; JH QH KH together with other cards of your hand'
+    >>> placeable_words(parse_table("7H 7S 7D"), parse_cards("JH QH KH 2C"))
+    'JH QH KH, together with other cards of your hand'
+    """
+    cards = sorted(placeable_cards(table, hand), key=sort_key)
+    alone = placeable_alone(table, hand)
+    by_itself = " ".join(label(c) for c in cards if c in alone)
+    together = " ".join(label(c) for c in cards if c not in alone)
+    if not together:
+        return by_itself
+    if not by_itself:
+        return f"{together}, together with other cards of your hand"
+    return f"{by_itself} alone; {together} together with other cards of your hand"

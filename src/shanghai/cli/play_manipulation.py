@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from shanghai.bots.player import ManipulationPlayer
-from shanghai.cards import Card, cards_text, parse_card, sort_key
+from shanghai.cards import Card, cards_text, parse_card
 from shanghai.engine.actions import DrawStock, Pass
 from shanghai.engine.manipulation import (
     HandResult,
@@ -27,7 +27,7 @@ from shanghai.engine.manipulation import (
     play_exactly,
 )
 from shanghai.errors import IllegalActionError, ShanghaiError
-from shanghai.table_solver import Meld, best_play, parse_table, placeable_cards
+from shanghai.table_solver import Meld, best_play, parse_table, placeable_words
 
 BAR = "═" * 72
 RULE = "─" * 72
@@ -245,8 +245,8 @@ class ManipulationTextGame:
             return self._act(PlayToTable(self.human, tuple(cards), parse_table(table_part)))
         action = play_exactly(v, cards, self.human)
         if action is None:
-            alone = sorted(placeable_cards(v.table, v.hand), key=sort_key)
-            tip = (f" Cards that can be placed: {cards_text(alone)}." if alone
+            can = placeable_words(v.table, v.hand)
+            tip = (f" Cards that can be placed: {can}." if can
                    else " No card of yours can be placed now.")
             self.out(f"{cards_text(cards)} cannot all be placed together.{tip}")
             return False
@@ -259,12 +259,12 @@ class ManipulationTextGame:
         return True  # after a draw the loop comes back to this player, showing the new card
 
     def _hint(self, v: ManipulationView) -> str:
-        cards = sorted(placeable_cards(v.table, v.hand), key=sort_key)
-        if not cards:
+        can = placeable_words(v.table, v.hand)
+        if not can:
             return "No card can be placed: draw." if v.stock_size else "No card can be placed: pass."
         best = best_play(v.table, v.hand)
         most = f" The most you can place at once: {cards_text(best.placed)} ('best')." if best else ""
-        return f"Cards that can be placed: {cards_text(cards)}.{most}"
+        return f"Cards that can be placed: {can}.{most}"
 
     # -- scores --------------------------------------------------------------------------------
     def _scores(self) -> None:

@@ -67,7 +67,7 @@ from shanghai.server.protocol import (
     view_to_json,
 )
 from shanghai.server.storage import Committer, HeldSeat, SeatRow, Storage, hash_token
-from shanghai.table_solver import placeable_cards
+from shanghai.table_solver import placeable_alone, placeable_cards, placeable_words
 
 log = logging.getLogger("shanghai.server")
 REVIEWS_KEPT = 512  # the coach's reviews kept in memory (a few kilobytes each)
@@ -77,7 +77,7 @@ PLAYED_KEPT = 4096    # finished games kept as the history lists them (a score p
 HUMAN, BOT = "human", "bot"
 WINDOW_PHASES = (Phase.BUY, Phase.SHANGHAI)
 CONTRACT_PRIVATE = ("seat", "hand")                          # a seat's own part of its contract view
-MANIPULATION_PRIVATE = ("seat", "hand", "drawn", "placeable")  # ... and of its manipulation view
+MANIPULATION_PRIVATE = ("seat", "hand", "drawn", "placeable", "alone")  # ... and of its manipulation view
 OUTBOX_LIMIT = 256
 SETTING_LIMITS = {"buy_seconds": (0.0, 600.0), "bot_pause": (0.0, 30.0), "standin_seconds": (0.0, 3600.0),
                   "take_back_seconds": (0.0, 30.0), "idle_seconds": (0.0, 3600.0)}
@@ -666,10 +666,14 @@ class Table:
         v = manipulation_view(game, seat)
         legal = [manipulation_action_to_json(a) for a in v.legal]
         placeable: list[str] = []
+        alone: list[str] = []
         if v.legal and legal[0]["action"]["verb"] == "play":
             can = placeable_cards(v.table, list(v.hand))
+            by_itself = placeable_alone(v.table, list(v.hand))
             placeable = [card_text(c) for c in dict.fromkeys(c for c in v.hand if c in can)]
-        private = {"seat": seat, "hand": cards(v.hand), "drawn": cards(v.drawn), "placeable": placeable}
+            alone = [card_text(c) for c in dict.fromkeys(c for c in v.hand if c in by_itself)]
+        private = {"seat": seat, "hand": cards(v.hand), "drawn": cards(v.drawn), "placeable": placeable,
+                   "alone": alone}
         self._private[seat] = (version, private, legal)
         return private, legal
 
@@ -1440,13 +1444,13 @@ class Manager:
         if best["action"]["verb"] == "play":
             n = len(best["action"]["cards"])
             reason = (f"the largest play places {n} card{'s' if n != 1 else ''}; you may place fewer "
-                      f"(at least one): {', '.join(private['placeable'])} can be placed")
+                      f"(at least one). Cards that can be placed: {placeable_words(game.table, game.hands[conn.seat])}")
         elif best["action"]["verb"] == "draw":
             reason = "no card of your hand can be placed on the table, even rearranged: draw"
         else:
             reason = "no card of your hand can be placed and the stock is empty: pass"
         conn.send({"type": "hint", "ref": msg.get("id"), "version": table.version, **best, "reason": reason,
-                   "placeable": private["placeable"]})
+                   "placeable": private["placeable"], "alone": private["alone"]})
 
     async def on_start(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
         _host_only(conn)

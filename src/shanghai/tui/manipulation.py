@@ -32,7 +32,7 @@ from shanghai.engine.manipulation import (
     play_exactly,
 )
 from shanghai.errors import IllegalActionError, ShanghaiError
-from shanghai.table_solver import Meld, best_play, placeable_cards
+from shanghai.table_solver import Meld, best_play, placeable_cards, placeable_words
 from shanghai.tui import render
 from shanghai.tui.base import HAND_BINDINGS, CardTable, HandRow
 from shanghai.tui.screens import RoundOverScreen
@@ -468,8 +468,8 @@ class ManipulationScreen(CardTable[ManipulationView, ManipulationApplied]):
         action = play_exactly(v, cards, self.viewer)
         labels = " ".join(render.card_label(c) for c in cards)
         if action is None:
-            can = sorted(placeable_cards(v.table, v.hand), key=sort_key)
-            tip = (f"Cards that can be placed: {' '.join(render.card_label(c) for c in can)}." if can
+            can = placeable_words(v.table, v.hand, render.card_label)
+            tip = (f"Cards that can be placed: {can}." if can
                    else ("No card of yours can be placed now: draw (D)." if v.stock_size
                          else "No card of yours can be placed now: pass (N)."))
             what = (f"{labels} cannot be placed" if len(cards) == 1
@@ -495,14 +495,13 @@ class ManipulationScreen(CardTable[ManipulationView, ManipulationApplied]):
         self.act(Pass(self.viewer))
 
     def hint_text(self, v: ManipulationView) -> str:
-        cards = sorted(placeable_cards(v.table, v.hand), key=sort_key)
-        self.hinted = frozenset(cards)
-        if not cards:
+        self.hinted = placeable_cards(v.table, v.hand)
+        if not self.hinted:
             return "Hint: no card can be placed — " + ("draw (D)." if v.stock_size else "pass (N).")
         best = best_play(v.table, v.hand)
         most = (f" The most you can place at once: {' '.join(render.card_label(c) for c in best.placed)} (B)."
                 if best is not None and best.placed else "")
-        return f"Hint: cards that can be placed (•): {' '.join(render.card_label(c) for c in cards)}.{most}"
+        return f"Hint: cards that can be placed (•): {placeable_words(v.table, v.hand, render.card_label)}.{most}"
 
     def forget_selection(self) -> None:
         self.picked.clear()
@@ -519,3 +518,4 @@ class ManipulationScreen(CardTable[ManipulationView, ManipulationApplied]):
 
     def action_score_pad(self) -> None:
         self._show_info("Scores", score_pad(self.view(), self.session.names))
+

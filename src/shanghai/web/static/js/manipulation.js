@@ -236,7 +236,10 @@ export class ManipulationTableView {
       btn("pass", "Pass (P)", () => pass && this.act(pass.action), { disabled: !pass }),
       btn("hint", "Hint (H)", () => this.conn.send({ type: "hint" }), { disabled: !mine }));
     el.append(row);
-    if (best && !sel.length) el.append(h("p", { class: "tip" }, "Select cards of your hand (the outlined ones can be placed), then Place selected."));
+    if (best && !sel.length) {
+      const together = (this.st.game.placeable || []).some((c) => !(this.st.game.alone || []).includes(c));
+      el.append(h("p", { class: "tip" }, `Select cards of your hand (the outlined ones can be placed${together ? "; a dashed one only together with other cards of your hand" : ""}), then Place selected.`));
+    }
   }
 
   selectedCards() { return [...this.selected].sort((a, b) => a - b).map((i) => this.order[i]); }
@@ -248,6 +251,7 @@ export class ManipulationTableView {
     if (el.hidden) return;
     const g = this.st.game;
     const placeable = new Set(g.placeable || []);
+    const alone = new Set(g.alone || []);  // the others of placeable need more cards of the hand with them
     const hinted = this.hintMsg && this.hintMsg.action.cards ? this.hintMsg.action.cards : [];
     const fresh = countOf(g.drawn || []);
     const tools = handTools(this, "clear-selection");
@@ -256,8 +260,9 @@ export class ManipulationTableView {
       const selected = this.selected.has(i);
       const isFresh = (fresh.get(c) || 0) > 0;
       if (isFresh) fresh.set(c, fresh.get(c) - 1);
-      const b = handCardEl(c, i, selected, { label: `${cardName(c)}${selected ? ", selected" : ""}${placeable.has(c) ? ", can be placed" : ""}`,
-        className: `${selected ? "selected" : ""}${placeable.has(c) ? " placeable" : ""}${hinted.includes(c) ? " hinted" : ""}${isFresh ? " fresh" : ""}` });
+      const can = !placeable.has(c) ? "" : alone.has(c) ? ", can be placed" : ", can be placed with other cards of your hand";
+      const b = handCardEl(c, i, selected, { label: `${cardName(c)}${selected ? ", selected" : ""}${can}`,
+        className: `${selected ? "selected" : ""}${placeable.has(c) ? " placeable" : ""}${placeable.has(c) && !alone.has(c) ? " with-others" : ""}${hinted.includes(c) ? " hinted" : ""}${isFresh ? " fresh" : ""}` });
       b.addEventListener("click", () => { if (this.selected.has(i)) this.selected.delete(i); else this.selected.add(i); this.render(); });
       list.append(h("li", {}, b));
     });
