@@ -458,8 +458,17 @@ class Table:
         return {"id": self.id, "invite": self.invite, "status": self.status, "rules": self.rules_spec,
                 "game": game_kind(self.rules),
                 "rules_title": self.rules.title, "min_players": self.rules.min_players,
-                "max_players": self.rules.max_players, "settings": self.settings.to_json(), "host_seat": 0,
+                "max_players": self.rules.max_players, **self.card_rules_json(),
+                "settings": self.settings.to_json(), "host_seat": 0,
                 "seats": [self.seat_json(i, s) for i, s in enumerate(self.seats)]}
+
+    def card_rules_json(self) -> dict[str, Any]:
+        """What a page needs to arrange a run the player builds: the wild cards, the aces, the wild limit."""
+        rules = self.rules
+        if isinstance(rules, ManipulationRules):
+            return {"wilds": [], "aces": "low-only", "wild_limit": "none", "run_min": 3}
+        return {"wilds": sorted(card_text(c) for c in rules.wild_cards()), "aces": rules.aces,
+                "wild_limit": rules.wild_limit, "run_min": rules.run_min}
 
     def _catch_up(self, game: AnyGame) -> None:
         """Every action's text (and in JSON) and every scored round's (or hand's) JSON, up to this version."""

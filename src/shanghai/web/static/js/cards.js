@@ -142,27 +142,74 @@ export function backEl(opts = {}) {
   return el;
 }
 
-// A run's cards in order, wilds in their places, lowest first (for a meld the player builds).
-export function orderRun(cards, isWild) {
+// Every order the rules allow for a run the player builds from these cards, lowest first, wilds in their
+// places (the server reads a run by position): a gap between naturals takes a wild, and spare wilds may go
+// on either end. rules: {aces: "low-or-high"|"high-only"|"low-only", wildLimit: "none"|
+// "no-adjacent-in-runs"|"naturals-majority", runMin}. A wild in its own place (may-i's 2C in a club run)
+// is natural there. Orders that differ only in which wild stands where are given once; the first puts
+// spare wilds on the high end. Cards that make no run in any order (too few, mixed suits, a gap too wide)
+// give one order, for the server to say why.
+export function runArrangements(cards, isWild, rules = {}) {
+  const aces = rules.aces || "low-or-high";
   const wilds = cards.filter(isWild);
   const naturals = cards.filter((c) => !isWild(c));
-  if (!naturals.length) return cards.slice();
-  const value = (c, aceHigh) => { const r = rankIndex(c); return r === 0 && aceHigh ? 13 : r; };
-  const hasKingSide = naturals.some((c) => rankIndex(c) >= 9);
-  const aceHigh = hasKingSide && naturals.some((c) => rankIndex(c) === 0);
-  const sorted = naturals.slice().sort((a, b) => value(a, aceHigh) - value(b, aceHigh));
-  const out = [sorted[0]];
-  const spare = wilds.slice();
-  for (let i = 1; i < sorted.length; i++) {
-    let gap = value(sorted[i], aceHigh) - value(sorted[i - 1], aceHigh) - 1;
-    while (gap-- > 0 && spare.length) out.push(spare.shift());
-    out.push(sorted[i]);
+  if (!naturals.length || cards.length < (rules.runMin || 3)) return [orderRunLoosely(cards, isWild)];
+  const suit = parseCard(naturals[0]).suit;
+  if (naturals.some((c) => parseCard(c).suit !== suit)) return [orderRunLoosely(cards, isWild)];
+  const hasAce = naturals.some((c) => rankIndex(c) === 0);
+  // places 1 (ace low) .. 14 (ace high); an ace natural is low or high in turn
+  const modes = [];
+  if (aces !== "high-only") modes.push({ aceValue: 1, lo: 1, hi: hasAce || aces === "low-only" ? 13 : 14 });
+  if (aces !== "low-only" && (hasAce || aces === "high-only")) modes.push({ aceValue: 14, lo: 2, hi: 14 });
+  const fillings = distinctOrders(wilds);
+  const out = [];
+  const seen = new Set();
+  for (const mode of modes) {
+    const value = (c) => (rankIndex(c) === 0 ? mode.aceValue : rankIndex(c) + 1);
+    const sorted = naturals.slice().sort((a, b) => value(a) - value(b));
+    const low = value(sorted[0]);
+    const high = value(sorted[sorted.length - 1]);
+    const span = high - low + 1;
+    if (span - sorted.length > wilds.length || new Set(sorted.map(value)).size < sorted.length) continue;
+    const spare = wilds.length - (span - sorted.length);
+    for (let above = spare; above >= 0; above--) {
+      const below = spare - above;
+      if (high + above > mode.hi || low - below < mode.lo) continue;
+      const start = low - below;
+      const layout = [];  // a natural, or null for a wild's place
+      for (let place = start; place <= high + above; place++) layout.push(sorted.find((c) => value(c) === place) || null);
+      for (const filling of fillings) {
+        let k = 0;
+        const run = layout.map((c) => c || filling[k++]);
+        const acting = run.map((c, i) => isWild(c) && !(parseCard(c).suit === suit && rankIndex(c) + 1 === start + i));
+        const nWild = acting.filter(Boolean).length;
+        if (rules.wildLimit === "no-adjacent-in-runs" && acting.some((w, i) => i > 0 && w && acting[i - 1])) continue;
+        if (rules.wildLimit === "naturals-majority" && nWild >= run.length - nWild) continue;
+        const key = run.map((c, i) => (acting[i] ? "W" : c)).join(" ");
+        if (!seen.has(key)) { seen.add(key); out.push(run); }
+      }
+    }
   }
-  // wilds left over go on the high end while there is room, then on the low end
-  let high = value(sorted[sorted.length - 1], aceHigh);
-  while (spare.length && high < 13) { out.push(spare.shift()); high++; }
-  while (spare.length) out.unshift(spare.shift());
+  return out.length ? out : [orderRunLoosely(cards, isWild)];
+}
+
+// Every distinct order of these cards (a hand may hold two jokers: they are one card twice).
+function distinctOrders(cards) {
+  if (!cards.length) return [[]];
+  const out = [];
+  for (const c of [...new Set(cards)].sort()) {
+    const rest = cards.slice();
+    rest.splice(rest.indexOf(c), 1);
+    for (const tail of distinctOrders(rest)) out.push([c, ...tail]);
+  }
   return out;
+}
+
+// Lowest first with wilds in the gaps and the rest on the high end: for cards that make no run.
+function orderRunLoosely(cards, isWild) {
+  const wilds = cards.filter(isWild);
+  const naturals = cards.filter((c) => !isWild(c)).sort((a, b) => rankIndex(a) - rankIndex(b));
+  return [...naturals, ...wilds];
 }
 
 // -- the hand, in the player's own order (both tables keep it across reloads) ----------------------------

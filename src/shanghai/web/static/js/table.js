@@ -1,6 +1,6 @@
 // The card table: draws a `state` message and turns clicks, drags and keys into actions.
 // Everything the page offers comes from the `legal` list the server sent; the server decides.
-import { backEl, cardEl, cardName, cardShort, countOf, handCardEl, keepOrder, meaningName, meaningShort, orderRun, parseCard,
+import { backEl, cardEl, cardName, cardShort, countOf, handCardEl, keepOrder, meaningName, meaningShort, parseCard, runArrangements,
   saveOrder, sortCards } from "./cards.js";
 import { announce, clear, h, handTools, headTools, playerBox, scoresDialog, seatFullName, seatName, shortcutKey, showMessage, toast, WaitBar } from "./dom.js";
 
@@ -119,9 +119,8 @@ export class TableView {
   legal(verb) { return (this.st.legal || []).filter((l) => l.action.verb === verb).map((l) => l.action); }
 
   isWild(card) {
-    if (card === "JK") return true;
-    const rules = this.st.game.rules_name || "";
-    return rules.startsWith("may-i") && (card === "2C" || card === "2S");
+    const wilds = this.st.table.wilds;
+    return wilds ? wilds.includes(card) : card === "JK";
   }
 
   // -- sending ---------------------------------------------------------------------------------------
@@ -549,6 +548,10 @@ export class TableView {
     el.append(h("h3", {}, "Your melds to lay down"),
       h("div", { class: "staged" }, this.staged.map((m, i) => h("div", { class: "meld" },
         h("span", { class: "kind" }, m.kind), m.cards.map((c) => cardEl(c, { small: true })),
+        m.options && m.options.length > 1 ? h("button", { type: "button", class: "subtle move-wild", id: `move-wild-${i}`,
+          "data-focus": `move-wild-${i}`, title: "Put the wild cards somewhere else in this run",
+          "aria-label": `Move the wild in ${m.kind} ${i + 1} (order ${m.options.indexOf(m.cards) + 1} of ${m.options.length})`,
+          onclick: () => { m.cards = m.options[(m.options.indexOf(m.cards) + 1) % m.options.length]; this.render(); } }, "Move wild ⇄") : null,
         h("button", { type: "button", class: "subtle", "aria-label": `Take back ${m.kind} ${i + 1}`,
           onclick: () => { this.staged.splice(i, 1); this.render(); } }, "×")))),
       h("div", { class: "row" },
@@ -622,7 +625,14 @@ export class TableView {
 
   stage(kind) {
     const cards = this.selectedCards();
-    this.staged.push({ kind, cards: kind === "run" ? orderRun(cards, (c) => this.isWild(c)) : cards });
+    if (kind === "run") {
+      // the server reads a run by position: where spare wilds may go either end, the player picks
+      const t = this.st.table;
+      const options = runArrangements(cards, (c) => this.isWild(c), { aces: t.aces, wildLimit: t.wild_limit, runMin: t.run_min });
+      this.staged.push({ kind, cards: options[0], options });
+    } else {
+      this.staged.push({ kind, cards });
+    }
     this.selected.clear();
     this.render();
   }
