@@ -614,6 +614,12 @@ def test_how_to_play_in_the_lobby_and_at_the_table(browser: Any, server: Callabl
         assert page.locator("#guide[open]").count() == 0
         page.uncheck("input[value='shanghai-call']")
         create_table(page, srv, "Ann", ["greedy", "greedy", "greedy"], preset="isra")
+        # the waiting room, reloaded, offers every computer level that plays isra
+        levels = next(p["levels"] for p in srv.http("GET", "/api")[1]["presets"] if p["name"] == "isra")
+        page.reload()
+        page.wait_for_selector("#start")
+        page.wait_for_function("(n) => document.querySelectorAll('#bot-level option').length === n", arg=len(levels))
+        assert page.eval_on_selector_all("#bot-level option", "els => els.map(e => e.value)") == levels
         start_game(page)
         deadline = time.monotonic() + 60
         while not page.locator("#draw").count():  # Ann's turn to draw (she may cut, or pass on buys, first)

@@ -410,7 +410,16 @@ function renderWaitingRoom(invite, st) {
       st.host ? h("button", { type: "button", class: "primary", id: "start", onclick: () => conn.send({ type: "start" }) },
         `Start the game (${seated} seated; open seats get computer players)`)
         : h("p", { class: "waiting-note" }, "The host will start the game.")));
-  if (!api) getJSON("/api").then((a) => { api = a; }).catch(() => {});
+  if (!api) {
+    // a page opened on the table's link has not asked the server for its levels yet: the list fills in
+    getJSON("/api").then((a) => {
+      api = a;
+      if (!levelSel.isConnected) return;
+      const keep = levelSel.value;
+      clear(levelSel);
+      for (const l of levelsFor(st.table.rules.preset)) levelSel.append(h("option", { value: l, selected: l === keep }, l));
+    }).catch(() => {});
+  }
 }
 
 // for tests and the curious: the live connection (closing its socket shows the reconnection at work)
