@@ -756,6 +756,27 @@ def test_the_lobby_shows_the_games_played_and_their_statistics(browser: Any, ser
         row.locator("th a").click()
         page.wait_for_url(f"**/join/{invite}")
         page.wait_for_selector("#replay-open")
+        # Ann, the host, asks for a rematch: her seat moves on to the next game, and so does the page
+        if page.locator("#scores[open]").count():
+            page.click("#close-scores")
+        page.click("#rematch")
+        page.wait_for_function("(old) => !location.pathname.endsWith(old)", arg=invite)
+        rematch = page.evaluate("() => location.pathname").rsplit("/", 1)[1]
+        page.wait_for_selector("#start")
+        # the old link, opened later, leads to the new game and says so (not silently, under the old link)
+        page.goto(srv.base + f"/join/{invite}")
+        page.wait_for_url(f"**/join/{rematch}")
+        page.wait_for_selector("#start")
+        assert "rematch" in page.inner_text("#toast")
+        # the home page lists the table to come back to in words, not the finished one nor raw ids
+        page.goto(srv.base + "/")
+        mine = page.locator("#mine li a")
+        assert mine.count() == 1 and mine.get_attribute("href") == f"/join/{rematch}"
+        title = srv.http("GET", f"/api/invite/{rematch}")[1]["rules_title"]
+        assert mine.inner_text().startswith(f"{title}, waiting to start, as Ann, last seen "), mine.inner_text()
+        page.wait_for_selector("#history-games")
+        assert page.locator(f"#history-games tr[data-invite='{invite}'] th a").get_attribute("href") == \
+            f"/join/{invite}?watch"
         # ?watch (the link of a game whose token a rematch moved on) watches it, though the browser has a seat
         page.goto(srv.base + f"/join/{invite}?watch")
         page.wait_for_selector("#replay-open")

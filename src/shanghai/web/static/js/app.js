@@ -39,7 +39,8 @@ function savedSeats() {
   return out.sort((a, b) => (b.at || 0) - (a.at || 0));
 }
 
-const myTables = () => savedSeats().slice(0, 6);
+// the tables to come back to: not a seat a rematch moved on, nor a finished game (both are under Your games)
+const myTables = () => savedSeats().filter((s) => !s.moved && s.status !== "over").slice(0, 6);
 
 async function getJSON(url, body) {
   const resp = await fetch(url, body === undefined ? {} : {
@@ -213,7 +214,7 @@ async function renderCreate() {
     h("p", {}, "Contract rummy and manipulation rummy with friends and computer players. No account: share the table's link.")), form);
   if (mine.length) {
     main.append(h("section", { class: "panel", "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h" }, "Your tables"),
-      h("ul", { class: "mine" }, mine.map((t) => h("li", {}, h("a", { href: `/join/${t.invite}` }, `Table ${t.table || t.invite.slice(0, 6)} as ${t.name || "you"}`))))));
+      h("ul", { class: "mine", id: "mine" }, mine.map((t) => h("li", {}, h("a", { href: `/join/${t.invite}` }, tableLabel(t)))))));
   }
   const games = h("section", { class: "panel", id: "history", "aria-labelledby": "history-h", "aria-busy": "true" },
     h("h2", { id: "history-h" }, "Your games"), h("p", { class: "desc" }, "Looking up your games…"));
@@ -221,6 +222,13 @@ async function renderCreate() {
   showHistory(games);
   presetChanged();
   nameIn.focus();
+}
+
+// "Shanghai Rummy (Isra), playing, as Ann, joined 6 Dec, 14:32": a kept seat in words
+function tableLabel(t) {
+  const when = t.at ? new Date(t.at).toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }) : null;
+  const status = { lobby: "waiting to start", playing: "playing" }[t.status];
+  return [t.title || "A table", status, `as ${t.name || "you"}`, when ? `last seen ${when}` : null].filter(Boolean).join(", ");
 }
 
 // -- the lobby: the games this browser played, and how its player does ------------------------------------
@@ -346,7 +354,17 @@ function connect(invite, token) {
 
 function onMessage(invite, token, msg) {
   if (msg.type === "state") {
-    if (token) { const s = savedSeat(invite); if (s) { s.at = Date.now(); saveSeat(invite, s); } }
+    if (token && msg.table.invite !== invite) {
+      // a seat token a rematch moved on (an old link): this is the next game, and the page says so
+      moveSeat(invite, msg.table.invite, msg.table.id, msg.you, token);
+      toast("The host started a rematch: this is the new game (the finished one is under Your games).");
+      onMessage(msg.table.invite, token, msg);
+      return;
+    }
+    if (token) {
+      const s = savedSeat(invite);
+      if (s) { s.at = Date.now(); s.title = msg.table.rules_title; s.status = msg.table.status; saveSeat(invite, s); }
+    }
     if (msg.table.status === "lobby") { dropTableView(); renderWaiting(invite, msg); return; }
     const View = msg.table.game === "manipulation" ? ManipulationTableView : TableView;
     if (tableView && !(tableView instanceof View)) dropTableView();
@@ -369,13 +387,21 @@ function onMessage(invite, token, msg) {
   } else if (msg.type === "review" && tableView && tableView.review) {
     tableView.review(msg);
   } else if (msg.type === "rematch") {
-    const s = savedSeat(invite);
-    if (s) saveSeat(msg.invite, { ...s, table: msg.table, seat: msg.seat, at: Date.now() });
-    history.replaceState({}, "", `/join/${msg.invite}`);
-    const next = msg.invite;
-    conn.onMessage = (m) => onMessage(next, token, m);
+    moveSeat(invite, msg.invite, msg.table, msg.seat, token);
     announce("The host started a rematch.");
   }
+}
+
+// A rematch moved this seat's token on to the next game: keep the seat under the new invitation (the old
+// one stays for the history of finished games, marked as moved), and follow it.
+function moveSeat(invite, next, table, seat, token) {
+  const s = savedSeat(invite);
+  if (s) {
+    saveSeat(next, { ...s, table, seat, at: Date.now(), moved: undefined, status: undefined });
+    localStorage.setItem(seatKey(invite), JSON.stringify({ ...s, moved: next }));
+  }
+  history.replaceState({}, "", `/join/${next}`);
+  if (conn) conn.onMessage = (m) => onMessage(next, token, m);
 }
 
 function renderWaiting(invite, st) {
