@@ -627,6 +627,13 @@ def test_how_to_play_in_the_lobby_and_at_the_table(browser: Any, server: Callabl
             if page.locator("#cut, #pass").count():
                 step(page)
             page.wait_for_timeout(40)
+        # on a phone held sideways, scrolled down to the hand, the round's contract is still in view
+        page.set_viewport_size({"width": PHONE["height"], "height": PHONE["width"]})
+        page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+        assert page.evaluate("() => window.scrollY") > 200
+        box = page.locator("#contract").bounding_box()
+        assert box is not None and 0 <= box["y"] < 80, box
+        page.set_viewport_size(DESKTOP)
         page.click("#show-guide")
         page.wait_for_selector("#guide[open] #guide-steps li[data-key='cut']")  # isra's THE CUT
         before = version(page)
