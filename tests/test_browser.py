@@ -712,6 +712,15 @@ def test_the_coach_reviews_a_finished_game(browser: Any, server: Callable[..., S
         assert page.inner_text("#replay-action").startswith(record.players[int(record.actions[0].split()[0])])
         page.click("#replay-round-next")
         page.wait_for_function("() => document.querySelector('#replay-where').innerText.includes('round 2 of 3')")
+        # the step that ended round 1 shows how it ended (every hand held and its points), then round 2's deal
+        first = record.replay().round_results[0]
+        page.wait_for_selector("#replay-round-end")
+        assert page.inner_text("#replay-round-end h3").startswith("Round 1 (")
+        held = page.eval_on_selector_all("#replay-round-end li .where", "els => els.map(e => e.innerText)")
+        assert held == [f" · {p} points" for p in first.points]
+        assert page.inner_text("#replay-next-deal") == "Round 2 is dealt:"
+        page.click("#replay-next")
+        page.wait_for_function("() => !document.querySelector('#replay-round-end')")
         page.click("#replay-close")
         assert page.locator("#replay").is_hidden() and page.locator("#replay-open").count() == 1
         # after a reload the final scores' button asks again (the server keeps the review)

@@ -705,6 +705,17 @@ def test_a_game_played_to_the_end_by_stand_ins_keeps_its_record(server: Callable
         assert step["action"] == (record.actions[n - 1] if n else None) and step["round_starts"] == starts
         assert step["game"]["round_number"] == view(at, None).round_number and step["names"][0] == "Ann"
     assert len(starts) == 3  # isra-junior: three rounds
+    # the step whose action ended a round tells how that round stood (the state shown is the next deal)
+    for n, number in ((starts[1], 1), (starts[2], 2), (total, 3), (1, None), (starts[1] + 1, None)):
+        end = srv.http("GET", f"/api/invite/{created['invite']}/replay/{n}")[1]["round_end"]
+        if number is None:
+            assert end is None, n
+            continue
+        result = replayed.round_results[number - 1]
+        assert (end["number"], end["points"], end["went_out"]) == (number, list(result.points), result.went_out)
+        assert end["hands"] == [[card_text(c) for c in h] for h in result.hands]
+        assert [m["cards"] for m in end["table"]] == [[card_text(c) for c in tm.meld.cards] for tm in result.table]
+        assert bool(end["table"]) == any(result.down)
     for bad in (str(total + 1), "x", "-1"):
         assert srv.http("GET", f"/api/invite/{created['invite']}/replay/{bad}")[1]["error"] == "bad-step"
 

@@ -92,6 +92,7 @@ class RoundResult:
     blind_bonus: int = 0
     buys: tuple[int, ...] = ()
     down: tuple[bool, ...] = ()  # who had gone down (made the contract) when the round ended
+    table: tuple[TableMeld, ...] = ()  # the melds on the table when the round ended
 
 
 @dataclass(slots=True)
@@ -918,7 +919,7 @@ class Game:
             dealer=self.dealer, went_out=went_out, points=tuple(points),
             hands=tuple(tuple(h) for h in self.hands), cut=self.cut, slam=slam,
             joker_free=tuple(self.joker_free), blind_bonus=blind, buys=tuple(self.buys_used),
-            down=tuple(self.down))
+            down=tuple(self.down), table=tuple(self.table))
         self.round_results.append(result)
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
         self.round_index += 1

@@ -89,6 +89,11 @@ def _meld_view(tm: TableMeld, rules: Rules) -> MeldView:
     return mv
 
 
+def meld_view(tm: TableMeld, rules: Rules) -> MeldView:
+    """A meld of the table as everybody sees it (with what each wild stands for)."""
+    return _meld_view(tm, rules)
+
+
 def _contract_text(contract: Contract) -> str:
     hit = _CONTRACT_TEXTS.get(id(contract))
     if hit is not None and hit[0] is contract:

@@ -336,6 +336,11 @@ def _meld_json(m: MeldView) -> dict[str, Any]:
     return {"id": m.id, "owner": m.owner, "kind": m.kind, "cards": cards(m.cards), "wilds": list(m.wilds)}
 
 
+def meld_json(m: MeldView) -> dict[str, Any]:
+    """A meld of the table in JSON: ``{"id", "owner", "kind", "cards", "wilds"}``."""
+    return _meld_json(m)
+
+
 # a meld's JSON text by the identity of its (immutable) MeldView, which the engine keeps per meld on the
 # table: checked on every hit
 _MELD_TEXTS: dict[int, tuple[MeldView, str]] = {}

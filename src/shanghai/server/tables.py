@@ -28,12 +28,12 @@ from shanghai.bots.player import AnyPlayer, ManipulationPlayer, Player
 from shanghai.bots.registry import KNOWN_LEVELS, KNOWN_PLAYERS, make_opponent
 from shanghai.cards import card_text
 from shanghai.engine.actions import Buy, CallShanghai, Discard, Pass
-from shanghai.engine.game import Game, Phase
+from shanghai.engine.game import Game, Phase, RoundResult
 from shanghai.engine.games import AnyAction, AnyGame, AnyView, apply_action, new_game, view_of
 from shanghai.engine.manipulation import ManipulationGame, ManipulationView, manipulation_view, play_exactly
 from shanghai.engine.record import GameRecord, rules_from_spec, rules_to_spec
 from shanghai.engine.take_back import TakeBackError, take_back
-from shanghai.engine.view import view
+from shanghai.engine.view import meld_view, view
 from shanghai.errors import IllegalActionError, RecordError, RuleNotImplementedError, ShanghaiError
 from shanghai.rules import AnyRules, ManipulationRules
 from shanghai.rules.describe import describe
@@ -61,6 +61,7 @@ from shanghai.server.protocol import (
     manipulation_action_from_json,
     manipulation_action_to_json,
     manipulation_view_to_json,
+    meld_json,
     melds_text,
     placed_counts_ok,
     round_result_json,
@@ -1064,17 +1065,25 @@ class Manager:
         starts: list[int] = [0]
         at = new_game(table.rules, game.players, table.seed)
         assert isinstance(at, Game)
+        ended: RoundResult | None = None  # the round that action n ended: the state shown is the next deal
         for i, action in enumerate(game.actions):
             if i == n:
                 shown = at.copy()
+            rounds = len(at.round_results)
             at.apply(action)
+            if i == n - 1 and len(at.round_results) > rounds:
+                ended = at.round_results[-1]
             if at.round_start != starts[-1] and at.round_start < total:
                 starts.append(at.round_start)
         if n == total:
             shown = at
         public = view_to_json(view(shown, None))
+        round_end = None if ended is None else {
+            **round_result_json(ended),
+            "table": [meld_json(meld_view(tm, game.rules)) for tm in ended.table]}
         return {"n": n, "total": total, "action": str(game.actions[n - 1]) if n else None, "round_starts": starts,
-                "names": [s.name for s in table.seats], "hands": [cards(h) for h in shown.hands], "game": public}
+                "names": [s.name for s in table.seats], "hands": [cards(h) for h in shown.hands], "game": public,
+                "round_end": round_end}
 
     def finished_record(self, invite: str) -> str:
         """A finished game's record (JSON lines): while a game is in play it would tell every hand."""

@@ -261,6 +261,8 @@ export class TableView {
         move("replay-next", "Next ▶", r.n + 1, r.n === r.total),
         move("replay-round-next", "Next round ⏭", nextRound, r.n === r.total),
         h("button", { type: "button", id: "replay-close", onclick: () => { clear(el); el.hidden = true; this.keys.actions = null; this.render(); } }, "Close")),
+      this.replayRoundEnd(r.round_end, name),
+      r.round_end && r.n < r.total ? h("h3", { id: "replay-next-deal" }, `Round ${g.round_number} is dealt:`) : null,
       h("ul", { class: "replay-hands", id: "replay-hands" }, r.hands.map((hand, i) => h("li", { dataset: { seat: String(i) } },
         h("strong", {}, `${name(i)}${g.down[i] ? " (down)" : ""}: `), hand.length ? hand.map(cardShort).join(" ") : "no cards",
         h("span", { class: "where" }, ` · total ${g.totals[i]}`)))),
@@ -269,6 +271,19 @@ export class TableView {
     if (wasHidden) { this.keys.actions = null; this.render(); el.querySelector("h2").focus(); }
     else if (focused && document.getElementById(focused) && !document.getElementById(focused).disabled) document.getElementById(focused).focus();
     else el.querySelector("h2").focus();
+  }
+
+  // how a round stood when the action shown ended it: every hand held, its points, the table
+  replayRoundEnd(e, name) {
+    if (!e) return null;
+    const how = e.went_out === null ? "nobody went out" : `${name(e.went_out)} went out${e.slam ? ` (a ${e.slam})` : ""}`;
+    return h("div", { class: "replay-round-end", id: "replay-round-end" },
+      h("h3", {}, `Round ${e.number} (${e.contract}) is over: ${how}.`),
+      h("ul", {}, e.hands.map((hand, i) => h("li", { dataset: { seat: String(i) } },
+        h("strong", {}, `${name(i)}: `), hand.length ? hand.map(cardShort).join(" ") : "no cards",
+        h("span", { class: "where" }, ` · ${e.points[i]} points`)))),
+      h("p", {}, e.table.length ? `On the table: ${e.table.map((m) => `${name(m.owner)}'s ${m.kind} ${m.cards.map(cardShort).join(" ")}`).join("; ")}.` : "Nothing was on the table."),
+      e.cut && e.cut.made ? h("p", {}, `${name(e.cut.cutter)} made THE CUT.`) : null);
   }
 
   replayWords(text, names) {
