@@ -72,12 +72,15 @@ def new_page(browser: Any, srv: Server, viewport: dict[str, int] = DESKTOP) -> t
 
 
 def create_table(page: Page, srv: Server, name: str, seats: list[str], shot: str | None = None,
-                 preset: str | None = None) -> str:
+                 preset: str | None = None, hints: bool = True) -> str:
     """Create a table from the lobby page (with ``preset``'s rules, else the page's first); the invite."""
     page.goto(srv.base + "/")
     if preset is not None:
         page.select_option("#preset", preset)
         page.dispatch_event("#preset", "change")
+    if not hints:
+        page.click("details.house summary")
+        page.uncheck("#hints")
     page.fill("#name", name)
     page.fill("#players", str(len(seats) + 1))
     page.dispatch_event("#players", "change")
@@ -643,6 +646,32 @@ def test_how_to_play_in_the_lobby_and_at_the_table(browser: Any, server: Callabl
         page.keyboard.press("Escape")
         assert page.locator("#guide[open]").count() == 0
         assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_a_host_switches_hints_off(browser: Any, server: Callable[..., Server]) -> None:
+    """../shared/PLAYERS-EXPECT.md: "Hints that can be switched off": the lobby's choice; the table then
+    offers no Hint button, and H asks for nothing."""
+    srv = server(bot_pause=0.0, buy_seconds=30.0)
+    ctx, page, errors = new_page(browser, srv)
+    try:
+        invite = create_table(page, srv, "Ann", ["greedy", "greedy"], preset="may-i", hints=False)
+        assert srv.http("GET", f"/api/invite/{invite}")[1]["settings"]["hints"] is False
+        start_game(page)
+        page.wait_for_selector("#show-scores")
+        deadline = time.monotonic() + 30
+        while not page.locator("#draw").count():
+            assert time.monotonic() < deadline, "no turn to draw came"
+            if page.locator("#pass").count():
+                step(page)
+            page.wait_for_timeout(40)
+        assert page.locator("#hint").count() == 0
+        assert "asks for a hint" not in page.inner_text("#hand-help")
+        page.locator("#hand button.card").first.focus()
+        page.keyboard.press("h")
+        page.wait_for_timeout(300)
+        assert page.locator("#hint-box").count() == 0 and not errors, errors
     finally:
         ctx.close()
 

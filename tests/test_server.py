@@ -606,6 +606,13 @@ def test_api_describes_presets_and_levels(server: Callable[..., Server], tmp_pat
     assert table["settings"]["buy_seconds"] == 5 and len(table["seats"]) == 3
     status, out = srv.http("POST", "/api/tables", {"name": "Ann", "settings": {"buy_seconds": -1}})
     assert status == 400 and out["error"] == "bad-settings"
+    # ../shared/PLAYERS-EXPECT.md: "Hints that can be switched off": a table setting, on unless the host says
+    assert table["settings"]["hints"] is True
+    status, out = srv.http("POST", "/api/tables", {"name": "Ann", "settings": {"hints": "no"}})
+    assert status == 400 and out["error"] == "bad-settings" and "true or false" in out["message"]
+    # the table tells a page how to order a run the player builds: may-i's wild black twos, its aces
+    assert (table["wilds"], table["aces"], table["wild_limit"], table["run_min"]) == \
+        (["2C", "2S", "JK"], "low-or-high", "naturals-majority", 4)
     # how to play: a preset's guide, and a table's (its house rules: 2 penalty cards where may-i has 1)
     status, guide = srv.http("GET", "/api/guide/may-i")
     assert status == 200 and guide["rules"] == "may-i" and guide["steps"][0]["key"] == "aim"
@@ -986,3 +993,24 @@ def test_the_history_of_a_browsers_games_and_its_statistics(server: Callable[...
         assert status == 400 and refused["error"] == "bad-history" and words in refused["message"], refused
     status, refused = srv.http("POST", "/api/history", raw=b"[1, 2")
     assert status == 400 and refused["error"] == "bad-json"
+
+
+def test_a_table_without_hints_refuses_them(server: Callable[..., Server]) -> None:
+    """The host may switch hints off for a table (../shared/PLAYERS-EXPECT.md: "Hints that can be switched
+    off"): every ``hint`` is then refused, whoever asks, and the table's settings say so."""
+    srv = server(bot_pause=0.0, buy_seconds=0.0)
+    created = srv.create(name="Ann", rules="isra", seats=["human", "greedy", "greedy"], seed=3,
+                         settings={"hints": False})
+
+    async def go() -> None:
+        ann = await Client.open(srv, "Ann", {"token": created["token"]})
+        assert ann.state()["table"]["settings"]["hints"] is False
+        await ann.request({"type": "start"})
+        await ann.wait(lambda m: m["type"] == "state" and m["game"] is not None and 0 in m["game"]["to_act"],
+                       timeout=30)
+        answer = await ann.request({"type": "hint"})
+        assert answer["code"] == "hints-off" and "switched hints off" in answer["message"], answer
+        await ann.close()
+
+    asyncio.run(go())
+

@@ -41,6 +41,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--take-back-seconds", type=float, default=2.0, metavar="S",
                         help="at a table of computer players, how long they wait after a person's discard, which "
                              "the person may take back until one of them acts (default 2; 0: the usual pause)")
+    parser.add_argument("--no-hints", action="store_true",
+                        help="tables switch the coach's hints off unless their host switches them on")
     parser.add_argument("--review-deals", type=int, default=None, metavar="N",
                         help="the coach's review of a finished game weighs each difference over N deals of the "
                              "cards the player could not see (default 16; 0: the review without costs, seconds "
@@ -71,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         defaults = Settings().changed({"buy_seconds": args.buy_seconds, "bot_pause": args.bot_pause,
                                        "standin_seconds": args.standin_seconds,
                                        "take_back_seconds": args.take_back_seconds,
-                                       "idle_seconds": args.idle_seconds})
+                                       "idle_seconds": args.idle_seconds, "hints": not args.no_hints})
     except ValueError as exc:
         raise CliError(str(exc)) from exc
     review_deals = REVIEW_DEALS if args.review_deals is None else args.review_deals

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import functools
 import logging
 import secrets
@@ -247,27 +248,33 @@ class Settings:
     #                                 discard, which the person may take back until one of them acts
     idle_seconds: float = 120.0     # how long a connected person's turn waits, while another person at the
     #                                 table waits on it, before a computer player stands in (0: for ever)
+    hints: bool = True              # may the people at the table ask the coach for a hint
 
-    def to_json(self) -> dict[str, float]:
+    def to_json(self) -> dict[str, float | bool]:
         return {"buy_seconds": self.buy_seconds, "bot_pause": self.bot_pause,
                 "standin_seconds": self.standin_seconds, "take_back_seconds": self.take_back_seconds,
-                "idle_seconds": self.idle_seconds}
+                "idle_seconds": self.idle_seconds, "hints": self.hints}
 
     def changed(self, obj: object) -> Settings:
         """These settings with the fields of ``obj`` (a JSON object) changed, each checked."""
         if obj is None:
-            return Settings(**self.to_json())
+            return dataclasses.replace(self)
         if not isinstance(obj, dict):
             raise ProtocolError("settings are an object", "bad-settings")
-        values = self.to_json()
+        out = dataclasses.replace(self)
         for key, value in obj.items():
+            if key == "hints":
+                if not isinstance(value, bool):
+                    raise ProtocolError(f"hints is true or false, not {value!r}", "bad-settings")
+                out.hints = value
+                continue
             if key not in SETTING_LIMITS:
                 raise ProtocolError(f"unknown setting {key!r}", "bad-settings")
             lo, hi = SETTING_LIMITS[key]
             if isinstance(value, bool) or not isinstance(value, int | float) or not lo <= value <= hi:
                 raise ProtocolError(f"{key} must be a number from {lo:g} to {hi:g}", "bad-settings")
-            values[key] = float(value)
-        return Settings(**values)
+            setattr(out, key, float(value))
+        return out
 
 
 class TokenBucket:
@@ -1394,6 +1401,8 @@ class Manager:
     async def on_hint(self, table: Table, conn: Conn, msg: dict[str, Any]) -> None:
         if table.game is None:
             raise ProtocolError("the game has not started", "not-started")
+        if not table.settings.hints:
+            raise ProtocolError("the host switched hints off at this table", "hints-off")
         if isinstance(table.game, ManipulationGame):
             await self.manipulation_hint(table, table.game, conn, msg)
             return

@@ -128,6 +128,11 @@ async function renderCreate() {
     h("label", { for: "idle-seconds" }, "Seconds before a computer player plays for a person who keeps the others waiting (0: never)"), idle);
   const takeBackRow = h("div", { class: "house-pair" },
     h("label", { for: "take-back-seconds" }, "Seconds to take back a discard (against computer players)"), takeBack);
+  const standin = h("input", { id: "standin-seconds", type: "number", min: 0, max: 3600, step: "any", value: api.settings.standin_seconds ?? 30 });
+  const standinRow = h("div", { class: "house-pair" },
+    h("label", { for: "standin-seconds" }, "Seconds before a computer player plays for a person whose connection dropped"), standin);
+  const hints = h("input", { id: "hints", type: "checkbox", checked: api.settings.hints !== false });
+  const hintsRow = h("label", { class: "check", for: "hints" }, hints, " Hints: the coach's advice, for whoever asks (H)");
 
   const levelOptions = (selected) => [h("option", { value: "human" }, "A person (invite)"),
     ...levelsFor(presetSel.value).map((l) => h("option", { value: l, selected: l === selected }, `Computer: ${l}`))];
@@ -173,7 +178,8 @@ async function renderCreate() {
     h("label", { for: "preset" }, "Rule set"), presetSel, desc, guideBtn, options,
     h("label", { for: "players" }, "Players"), count, seatsBox,
     h("details", { class: "house" }, h("summary", {}, "House rules and timing"), houseBox, manipBox,
-      h("div", { class: "house-grid" }, buyRow, takeBackRow, idleRow, h("label", { for: "bot-pause" }, "Computer players' pause (s)"), botPause)),
+      h("div", { class: "house-grid" }, buyRow, takeBackRow, idleRow, standinRow, h("label", { for: "bot-pause" }, "Computer players' pause (s)"), botPause),
+      hintsRow),
     err,
     h("button", { type: "submit", class: "primary", id: "create" }, "Create the table"));
   // the rules as chosen on the form: the preset, its options and the house rules
@@ -199,7 +205,7 @@ async function renderCreate() {
       rules: chosenRules(),
       seats: ["human", ...[...seatsBox.querySelectorAll("select")].map((s) => s.value)],
       settings: { buy_seconds: Number(buySeconds.value), bot_pause: Number(botPause.value), take_back_seconds: Number(takeBack.value),
-        idle_seconds: Number(idle.value) },
+        idle_seconds: Number(idle.value), standin_seconds: Number(standin.value), hints: hints.checked },
     };
     try {
       const out = await getJSON("/api/tables", body);

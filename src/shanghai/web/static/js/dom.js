@@ -79,6 +79,9 @@ export function seatFullName(st, seat) {
 }
 
 // The head's tools: the game's own buttons first, then Scores, How to play and the way back to the lobby.
+// may the people at this table ask for hints (the host's choice when creating it)
+export function hintsOn(st) { return !st.table.settings || st.table.settings.hints !== false; }
+
 export function headTools(view, ...first) {
   return h("div", { class: "head-tools" }, first,
     h("button", { type: "button", id: "show-scores", "data-focus": "scores", onclick: () => view.showScores() }, "Scores"),

@@ -2,7 +2,7 @@
 // (place the selected cards, the largest play, draw, pass, a hint). The server decides and arranges the
 // table for the cards a person chooses (`{"verb": "play", "cards": [...]}`); see docs/protocol.md.
 import { backEl, cardEl, cardName, cardShort, countOf, handCardEl, keepOrder, saveOrder, sortCards } from "./cards.js";
-import { announce, clear, h, handTools, headTools, playerBox, scoresDialog, seatFullName, seatName, shortcutKey, showMessage, toast, WaitBar } from "./dom.js";
+import { announce, clear, h, handTools, headTools, hintsOn, playerBox, scoresDialog, seatFullName, seatName, shortcutKey, showMessage, toast, WaitBar } from "./dom.js";
 
 const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
 
@@ -234,9 +234,11 @@ export class ManipulationTableView {
         () => best && this.act(best.action), { disabled: !best }),
       btn("draw", "Draw (S)", () => draw && this.act(draw.action), { disabled: !draw, cls: draw ? "primary" : "" }),
       btn("pass", "Pass (P)", () => pass && this.act(pass.action), { disabled: !pass }),
-      btn("hint", "Hint (H)", () => this.conn.send({ type: "hint" }), { disabled: !mine }));
+      hintsOn(this.st) ? btn("hint", "Hint (H)", () => this.conn.send({ type: "hint" }), { disabled: !mine }) : null);
     el.append(row);
-    if (best && !sel.length) {
+    if (best && !sel.length && !hintsOn(this.st)) {
+      el.append(h("p", { class: "tip" }, "Select cards of your hand, then Place selected."));
+    } else if (best && !sel.length) {
       const together = (this.st.game.placeable || []).some((c) => !(this.st.game.alone || []).includes(c));
       el.append(h("p", { class: "tip" }, `Select cards of your hand (the outlined ones can be placed${together ? "; a dashed one only together with other cards of your hand" : ""}), then Place selected.`));
     }
@@ -250,7 +252,7 @@ export class ManipulationTableView {
     el.hidden = this.st.you === null || this.st.you === undefined;
     if (el.hidden) return;
     const g = this.st.game;
-    const placeable = new Set(g.placeable || []);
+    const placeable = new Set(hintsOn(this.st) ? g.placeable || [] : []);  // the outlines are hints too
     const alone = new Set(g.alone || []);  // the others of placeable need more cards of the hand with them
     const hinted = this.hintMsg && this.hintMsg.action.cards ? this.hintMsg.action.cards : [];
     const fresh = countOf(g.drawn || []);
@@ -267,7 +269,7 @@ export class ManipulationTableView {
       list.append(h("li", {}, b));
     });
     el.append(tools, list, h("p", { class: "help" },
-      g.phase === "game-over" ? "" : "Click cards (or Enter) to select them; L places the selected cards. S draws, P passes, H asks for a hint."));
+      g.phase === "game-over" ? "" : `Click cards (or Enter) to select them; L places the selected cards. S draws, P passes${hintsOn(this.st) ? ", H asks for a hint" : ""}.`));
   }
 
   renderLog() {
@@ -292,7 +294,7 @@ export class ManipulationTableView {
     if (k === null) return;
     if (k === "s" && this.offer("draw")) this.act(this.offer("draw").action);
     else if (k === "p" && this.offer("pass")) this.act(this.offer("pass").action);
-    else if (k === "h" && this.st.legal.length) this.conn.send({ type: "hint" });
+    else if (k === "h" && this.st.legal.length && hintsOn(this.st)) this.conn.send({ type: "hint" });
     else if (k === "l" && this.largest() && this.selected.size) this.placeSelected();
     else return;
     ev.preventDefault();

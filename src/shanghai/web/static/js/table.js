@@ -2,7 +2,7 @@
 // Everything the page offers comes from the `legal` list the server sent; the server decides.
 import { backEl, cardEl, cardName, cardShort, countOf, handCardEl, keepOrder, meaningName, meaningShort, parseCard, runArrangements,
   saveOrder, sortCards } from "./cards.js";
-import { announce, clear, h, handTools, headTools, playerBox, scoresDialog, seatFullName, seatName, shortcutKey, showMessage, toast, WaitBar } from "./dom.js";
+import { announce, clear, h, handTools, headTools, hintsOn, playerBox, scoresDialog, seatFullName, seatName, shortcutKey, showMessage, toast, WaitBar } from "./dom.js";
 
 const PHASE_WORDS = { cut: "the cut", draw: "drawing", buy: "a buy", play: "playing", shanghai: "a Shanghai call", "game-over": "game over" };
 
@@ -412,7 +412,7 @@ export class TableView {
     this.el.head.append(
       h("div", { class: "round" }, h("span", { class: "round-no", id: "round" }, g.phase === "game-over" ? "Game over" : `Round ${g.round_number} of ${g.rounds}`),
         h("span", { class: "contract", id: "contract" }, g.contract)),
-      headTools(this, h("button", { type: "button", id: "hint", "data-focus": "hint", disabled: !this.st.legal.length, onclick: () => this.conn.send({ type: "hint" }), title: "Ask the coach (H)" }, "Hint")));
+      headTools(this, hintsOn(this.st) ? h("button", { type: "button", id: "hint", "data-focus": "hint", disabled: !this.st.legal.length, onclick: () => this.conn.send({ type: "hint" }), title: "Ask the coach (H)" }, "Hint") : null));
     document.title = `${this.st.legal.length ? "● " : ""}Shanghai: round ${g.round_number}`;
   }
 
@@ -690,7 +690,7 @@ export class TableView {
     list.addEventListener("dragover", (ev) => ev.preventDefault());
     list.addEventListener("drop", (ev) => { if (ev.target === list) { ev.preventDefault(); this.move(Number(ev.dataTransfer.getData("text/plain")), this.order.length); } });
     el.append(tools, list, h("p", { id: "hand-help", class: "help" },
-      g.phase === "game-over" ? "" : "Enter selects a card. Arrows move between cards; Shift+arrows move the card. D discards, L plays it on a meld, S draws, T takes the discard, H asks for a hint, U takes back your discard (against computer players)."));
+      g.phase === "game-over" ? "" : `Enter selects a card. Arrows move between cards; Shift+arrows move the card. D discards, L plays it on a meld, S draws, T takes the discard, ${hintsOn(this.st) ? "H asks for a hint, " : ""}U takes back your discard (against computer players).`));
   }
 
   renderLog() {
@@ -774,7 +774,7 @@ export class TableView {
     else if (k === "t" && one("take")) this.act(one("take"));
     else if (k === "b" && one("buy")) this.act(one("buy"));
     else if (k === "p" && one("pass")) this.act(one("pass"));
-    else if (k === "h" && this.st.legal.length) this.conn.send({ type: "hint" });
+    else if (k === "h" && this.st.legal.length && hintsOn(this.st)) this.conn.send({ type: "hint" });
     else if (k === "g" && one("down")) this.act(one("down"));
     else if (k === "u" && this.takeBackCard()) this.takeBack();
     else return;
