@@ -432,6 +432,39 @@ def test_a_layoff_that_fits_both_ends_asks_which() -> None:
     assert [card_text(c) for c in game.table[run_id(game)].meld.cards] == ["5D", "6D", "7D", "8D", "JK"]
 
 
+def test_a_layoff_that_fits_neither_end_says_once_what_would() -> None:
+    rules = preset("isra")
+    tg, out = first_human_decision("isra", 3)
+    game = tg.game
+    tg.apply(DrawStock(0))
+    while not (game.phase == Phase.PLAY and game.turn == 0):
+        tg.step()
+    game.table.append(TableMeld(len(game.table), 1, make_meld(parse_cards("5D 6D 7D 8D"), rules)))
+    game.down[0] = True
+    game.hands[0].extend(parse_cards("2S"))
+    before = game.snapshot()
+    tg.input_fn = scripted([f"layoff 2S m{run_id(game)}"])
+    tg._shown = (len(game.actions), game.phase)
+    tg.step()
+    assert game.snapshot() == before
+    said = [line for line in out if line.startswith("Not allowed")]
+    assert said == [f"Not allowed: 2S does not go on m{run_id(game)} (5D 6D 7D 8D): only 4D or 9D (or a wild) "
+                    f"goes on it"], said
+
+
+def test_the_wilds_place_is_asked_only_for_cards_in_the_hand() -> None:
+    tg, out = playing_position("isra", 2)
+    game = tg.game
+    game.round_index = 1  # round 2 (SET RUN)
+    game.hands[0] = parse_cards("5D 6D 7D 7H 7S 7C 2C 3C 4C KS QH 9H")
+    before = game.snapshot()
+    tg.input_fn = scripted(["down set 7H 7S 7C | run 5D 6D 7D JK"])
+    tg.step()
+    assert game.snapshot() == before
+    assert "JK is not in your hand" in out, out
+    assert not any("more than one way" in line for line in out)
+
+
 def run_id(game: Game) -> int:
     return len(game.table) - 1
 

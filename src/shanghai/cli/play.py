@@ -49,6 +49,7 @@ from shanghai.engine.manipulation import ManipulationGame
 from shanghai.engine.record import GameRecord
 from shanghai.engine.view import PlayerView, view
 from shanghai.errors import IllegalActionError, ShanghaiError
+from shanghai.fits import lay_off_options
 from shanghai.melds import End, make_meld, run_arrangements
 from shanghai.paths import data_dir
 from shanghai.rules import OTHER_GAMES, PRESETS, ManipulationRules, game_rules, preset
@@ -734,7 +735,12 @@ class TextGame:
             return other[0]
         if meld is None:
             return f"{card_text(card)} goes on no meld on the table"
-        return "; ".join(dict.fromkeys(reasons))
+        if len(reasons) > 1:  # a run's two ends: say once what would go there
+            run = game.table[meld].meld
+            takes = sorted((c for c in lay_off_options(run, game.rules) if not game.rules.is_wild(c)), key=sort_key)
+            fits = f"only {' or '.join(card_text(c) for c in takes)} (or a wild)" if takes else "nothing"
+            return f"{card_text(card)} does not go on m{meld} ({run.text()}): {fits} goes on it"
+        return reasons[0]
 
     def _replace(self, words: list[str]) -> None:
         seat, game = self.human, self.game
@@ -822,7 +828,7 @@ class TextGame:
 
     def _parse_melds(self, text: str) -> tuple[MeldSpec, ...]:
         rules = self.game.rules
-        specs: list[MeldSpec] = []
+        parsed: list[tuple[MeldKind | None, list[Card]]] = []
         for part in re.split(r"[|;/]", text):
             words = part.replace(",", " ").split()
             if not words:
@@ -832,7 +838,14 @@ class TextGame:
             if words[0].lower() in ("set", "run", "sets", "runs"):
                 kind = "set" if words[0].lower().startswith("set") else "run"
                 words = words[1:]
-            cards = [self._card(w) for w in words]
+            parsed.append((kind, [self._card(w) for w in words]))
+        # the cards first, then where a run's wilds go (no question about cards one does not hold)
+        missing = Counter(c for _, cards in parsed for c in cards) - Counter(self.game.hands[self.human])
+        if missing:
+            held = "are" if missing.total() > 1 else "is"
+            raise _Problem(f"{_cards(sorted(missing.elements(), key=sort_key))} {held} not in your hand")
+        specs: list[MeldSpec] = []
+        for kind, cards in parsed:
             if kind is None:
                 naturals = {c & 15 for c in cards if not rules.is_wild(c)}
                 kind = "set" if len(naturals) <= 1 else "run"
@@ -855,7 +868,7 @@ class TextGame:
         for i, m in enumerate(options, 1):
             self.out(f"  {i}) {m.text()}  ({', '.join(m.wild_meanings(rules)) or 'no wild'})")
         while True:
-            answer = self.ask(f"Which? [1-{len(options)}, Enter = {default + 1}] ")
+            answer = self.ask(f"Which? [1-{len(options)}, Enter = {default + 1}, 'no' to cancel] ")
             if not answer:
                 return list(options[default].cards)
             if answer.isdigit() and 1 <= int(answer) <= len(options):
