@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from shanghai.cards import card_text, parse_cards, rank_sort_key, sort_key
+from shanghai.cli.common import seat_words
 from shanghai.cli.play import (
     Bot,
     RecordFile,
@@ -236,7 +237,7 @@ def test_an_illegal_command_prints_the_engines_reason_and_changes_nothing(comman
     assert game.snapshot() == before
     text = text_of(out)
     assert "Not allowed:" in text
-    assert "seat 0 is to draw" in text  # the engine's words
+    assert "you are to draw" in text  # the engine's words ("seat 0 is to draw"), in the player's
 
 
 def test_reasons_are_the_engines_own() -> None:
@@ -249,7 +250,7 @@ def test_reasons_are_the_engines_own() -> None:
     out.clear()
     tg.input_fn = scripted([f"discard {card_text(card)}"])
     tg.step()
-    assert f"Not allowed: {exc.value}" in out
+    assert f"Not allowed: {seat_words(str(exc.value), tg.names, 0)}" in out
     assert game.snapshot() == before
 
 
@@ -450,6 +451,13 @@ def test_a_layoff_that_fits_neither_end_says_once_what_would() -> None:
     said = [line for line in out if line.startswith("Not allowed")]
     assert said == [f"Not allowed: 2S does not go on m{run_id(game)} (5D 6D 7D 8D): only 4D or 9D (or a wild) "
                     f"goes on it"], said
+
+
+def test_the_engines_reasons_name_players_not_seat_numbers() -> None:
+    tg, out = playing_position("isra", 2)
+    tg.input_fn = scripted(["draw"])
+    tg.step()
+    assert "Not allowed: cannot draw now: you are playing" in out, out
 
 
 def test_the_wilds_place_is_asked_only_for_cards_in_the_hand() -> None:

@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
 from shanghai.bots.coach import REVIEW_DEALS, review
+from shanghai.cli.common import seat_words
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -196,7 +197,8 @@ def test_an_illegal_key_shows_the_engines_reason_and_changes_nothing() -> None:
             await pilot.pause()
             assert s.game.snapshot() == snapshot
             text = prompt_text(table)
-            assert "Not allowed" in text and str(refused.value) in text.replace("\n", " ")
+            said = seat_words(str(refused.value), s.names, 0)  # the engine's reason, "you" for seat 0
+            assert "Not allowed" in text and said in text.replace("\n", " ")
             await pilot.press("g")  # not down, no contract yet: refused too
             await pilot.pause()
             assert s.game.snapshot() == snapshot and "Not allowed" in prompt_text(table)

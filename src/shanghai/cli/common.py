@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterable, Sequence
 
@@ -84,3 +85,29 @@ def read_cards(texts: str | Sequence[str]) -> list[Card]:
             raise CliError(f"a card must be given as text like \"10H\", not {t!r}")
         words.extend(t.replace(",", " ").split())
     return parse_cards(words)
+
+
+_SEAT = re.compile(r"\bseat (\d+)(?:('s)|( is| has)\b)?")
+
+
+def seat_words(text: str, names: Sequence[str], you: int | None = None) -> str:
+    """The engine's reasons name seats by number ("seat 2"); a player reads names, and "you" for
+    their own seat.
+
+    >>> seat_words("cannot draw now: seat 0 is playing", ["Ann", "Bob"], 0)
+    'cannot draw now: you are playing'
+    >>> seat_words("seat 1 cannot draw: it is seat 0's turn", ["Ann", "Bob"], 0)
+    'Bob cannot draw: it is your turn'
+    >>> seat_words("seat 1 has already answered; there is no seat 7", ["Ann", "Bob"], 0)
+    'Bob has already answered; there is no seat 7'
+    """
+    def word(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        if not 0 <= seat < len(names):
+            return m.group(0)
+        possessive, verb = m.group(2), m.group(3)
+        if seat == you:
+            return "your" if possessive else "you" + {" is": " are", " has": " have"}.get(verb or "", "")
+        return names[seat] + (possessive or verb or "")
+
+    return _SEAT.sub(word, text)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Protocol
 
 from shanghai.cards import Card, card_text, parse_card, rank_sort_key, sort_key
-from shanghai.cli.common import split_options
+from shanghai.cli.common import seat_words, split_options
 from shanghai.engine.actions import (
     Action,
     Buy,
@@ -485,7 +485,7 @@ class TextGame:
         except _Problem as exc:
             self.out(str(exc))
         except IllegalActionError as exc:
-            self.out(f"Not allowed: {exc}")
+            self.out(f"Not allowed: {seat_words(str(exc), self.names, self.human)}")
         except ShanghaiError as exc:
             self.out(str(exc))
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from shanghai.bots.player import ManipulationPlayer
 from shanghai.cards import Card, cards_text, parse_card
+from shanghai.cli.common import seat_words
 from shanghai.engine.actions import DrawStock, Pass
 from shanghai.engine.manipulation import (
     HandResult,
@@ -228,7 +229,7 @@ class ManipulationTextGame:
             self.out(f"Unknown command {verb!r}; type 'help'.")
             return False
         except ShanghaiError as exc:
-            self.out(f"Not allowed: {exc}")
+            self.out(f"Not allowed: {seat_words(str(exc), self.names, self.human)}")
             return False
 
     def _play(self, rest: str, v: ManipulationView) -> bool:

@@ -25,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
 
 from shanghai.cards import Card, rank_sort_key, sort_key
+from shanghai.cli.common import seat_words
 from shanghai.rules.model import Rules
 from shanghai.tui import render
 from shanghai.tui.screens import CurtainScreen, GameOverScreen, InfoScreen
@@ -253,6 +254,7 @@ class CardTable(Screen[None], Generic[ViewT, AppliedT]):
         self.query_one("#log", RichLog).write(Text(text, style=style))
 
     def refuse(self, reason: str) -> None:
+        reason = seat_words(reason, self.session.names, self.viewer)
         self.message = Text(f"✗ Not allowed: {reason}", style="bold red")
         self.say(f"Not allowed: {reason}", "red")
         self.app.bell()

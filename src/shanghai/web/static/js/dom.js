@@ -72,6 +72,17 @@ export function seatName(st, seat) {
   return s ? s.name : `Seat ${seat + 1}`;
 }
 
+// The engine's reasons name seats by number ("it is seat 2's turn"): names, and "you" for this seat.
+export function seatWords(text, st) {
+  return String(text).replace(/\bseat (\d+)(?:('s)|( is| has)\b)?/g, (all, n, possessive, verb) => {
+    const seat = Number(n);
+    const s = st && st.table && st.table.seats[seat];
+    if (!s) return all;
+    if (seat === st.you) return possessive ? "your" : `you${{ " is": " are", " has": " have" }[verb] || ""}`;
+    return s.name + (possessive || verb || "");
+  });
+}
+
 export function seatFullName(st, seat) {
   const s = st.table.seats[seat];
   const n = s ? s.name : `Seat ${seat + 1}`;

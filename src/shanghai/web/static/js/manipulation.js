@@ -2,7 +2,7 @@
 // (place the selected cards, the largest play, draw, pass, a hint). The server decides and arranges the
 // table for the cards a person chooses (`{"verb": "play", "cards": [...]}`); see docs/protocol.md.
 import { backEl, cardEl, cardName, cardShort, countOf, handCardEl, keepOrder, saveOrder, sortCards } from "./cards.js";
-import { announce, clear, h, handTools, headTools, hintsOn, playerBox, scoresDialog, seatFullName, seatName, shortcutKey, showMessage, toast, WaitBar } from "./dom.js";
+import { announce, clear, h, handTools, headTools, hintsOn, playerBox, scoresDialog, seatFullName, seatName, seatWords, shortcutKey, showMessage, toast, WaitBar } from "./dom.js";
 
 const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
 
@@ -65,7 +65,7 @@ export class ManipulationTableView {
 
   refused(msg) {
     this.pending = false;
-    showMessage(this.el.message, `The server refused that: ${msg.message}`, true);
+    showMessage(this.el.message, `The server refused that: ${seatWords(msg.message, this.st)}`, true);
     if (this.st) this.render();
   }
 

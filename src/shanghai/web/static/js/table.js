@@ -2,7 +2,7 @@
 // Everything the page offers comes from the `legal` list the server sent; the server decides.
 import { backEl, cardEl, cardName, cardShort, countOf, handCardEl, keepOrder, meaningName, meaningShort, parseCard, runArrangements,
   saveOrder, sortCards } from "./cards.js";
-import { announce, clear, h, handTools, headTools, hintsOn, playerBox, scoresDialog, seatFullName, seatName, shortcutKey, showMessage, toast, WaitBar } from "./dom.js";
+import { announce, clear, h, handTools, headTools, hintsOn, playerBox, scoresDialog, seatFullName, seatName, seatWords, shortcutKey, showMessage, toast, WaitBar } from "./dom.js";
 
 const PHASE_WORDS = { cut: "the cut", draw: "drawing", buy: "a buy", play: "playing", shanghai: "a Shanghai call", "game-over": "game over" };
 
@@ -160,7 +160,7 @@ export class TableView {
       this.renderReview();
       this.keys.actions = null;
     }
-    showMessage(this.el.message, `The server refused that: ${msg.message}`, true);
+    showMessage(this.el.message, `The server refused that: ${seatWords(msg.message, this.st)}`, true);
     if (this.st) this.render();
   }
 
