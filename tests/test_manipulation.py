@@ -448,7 +448,7 @@ def test_the_plain_text_game(tmp_path: Path) -> None:
     args = parser.parse_args(["--rules", "manipulation", "--players", "3", "--seed", "5", "--plain",
                               "--record", str(record)])
     out = io.StringIO()
-    commands = iter(["hint", "play 1X", "play KS KS KS", "best", "draw", "best", "draw", "look", "quit"])
+    commands = iter(["hint", "play 1X", "play JK", "play KS KS KS", "best", "draw", "best", "draw", "look", "quit"])
 
     def answer(prompt: str) -> str:
         return next(commands, "quit")
@@ -458,7 +458,8 @@ def test_the_plain_text_game(tmp_path: Path) -> None:
     assert "Manipulation rummy" in text and "Game saved" in text
     assert f"Continue it with: shanghai play --resume --record {record}" in text  # this game, not the default one
     assert "(10 cards left)" not in text
-    assert "unknown card" in text.lower() or "Not allowed" in text
+    assert "Unknown card '1X': a card is a rank" in text and "JK for a joker" not in text  # 004: no jokers
+    assert "Manipulation rummy is played without jokers." in text
     saved = GameRecord.load(record)
     assert saved.rules.name == "manipulation" and saved.actions
     resumed = parser.parse_args(["--rules", "manipulation", "--players", "3", "--plain", "--resume",

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from shanghai.bots.player import ManipulationPlayer
-from shanghai.cards import Card, cards_text, parse_card
+from shanghai.cards import JOKER, Card, cards_text, parse_card
 from shanghai.cli.common import seat_words
 from shanghai.engine.actions import DrawStock, Pass
 from shanghai.engine.manipulation import (
@@ -234,7 +234,11 @@ class ManipulationTextGame:
 
     def _play(self, rest: str, v: ManipulationView) -> bool:
         cards_part, sep, table_part = rest.partition(":")
-        cards = [parse_card(w) for w in cards_part.replace(",", " ").split()]
+        try:
+            cards = [_manipulation_card(w) for w in cards_part.replace(",", " ").split()]
+        except ShanghaiError as exc:
+            self.out(f"{str(exc)[:1].upper()}{str(exc)[1:]}.")
+            return False
         if not cards:
             self.out("Which cards? e.g. 'play 7C 3C'.")
             return False
@@ -298,6 +302,18 @@ class ManipulationTextGame:
 
 class _Quit(Exception):
     """The person stops the game."""
+
+
+def _manipulation_card(word: str) -> Card:
+    """A card of manipulation rummy's packs (no jokers: 004), from its text."""
+    try:
+        card = parse_card(word)
+    except ShanghaiError:
+        raise ShanghaiError(f"unknown card {word!r}: a card is a rank (A 2-9 10 T J Q K) and a suit "
+                            f"(S H D C or ♠ ♥ ♦ ♣), e.g. 7C or 10H") from None
+    if card == JOKER:
+        raise ShanghaiError("manipulation rummy is played without jokers")
+    return card
 
 
 def _not_in_hand(cards: Sequence[Card], hand: Sequence[Card]) -> list[Card]:
