@@ -315,6 +315,14 @@ def test_save_and_resume_continue_at_the_same_action_and_state(tmp_path: Path) -
     assert path.read_text(encoding="utf-8") == (tmp_path / "whole.jsonl").read_text(encoding="utf-8")
 
 
+def test_resume_without_a_saved_game_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    add_play_arguments(parser)
+    args = parser.parse_args(["--resume", "--record", str(tmp_path / "none.jsonl")])
+    assert run_play(args, input_fn=scripted([]), output_fn=lambda s: None) == 2
+    assert "no saved game in" in capsys.readouterr().err
+
+
 def test_run_play_new_game_then_resume(tmp_path: Path) -> None:
     parser = argparse.ArgumentParser()
     add_play_arguments(parser)

@@ -139,11 +139,13 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None
 
     assert main(["serve", "--port", "0"]) == 2
     assert main(["serve", "--buy-seconds", "-3"]) == 2
-    assert main(["serve", "--db", "nope://x"]) == 1
+    assert main(["serve", "--db", "nope://x"]) == 2 and main(["serve", "--db", "nonsense"]) == 2
+    assert main(["serve", "--db", "sqlite:////no/such/folder/x.db"]) == 1  # a database that cannot be opened
     assert main(["serve", "--static", "/no/such/folder"]) == 2
     assert main(["serve", "--review-deals", "1"]) == 2 and main(["serve", "--review-deals", "-2"]) == 2
     err = capsys.readouterr().err
-    assert "--port must be" in err and "cannot open the database" in err and "no such directory" in err
+    assert "--port must be" in err and "cannot open the database: (sqlite3.OperationalError)" in err
+    assert "--db 'nope://x' is not a database URL this server can use" in err and "no such directory" in err
     assert "--review-deals is 0 (weigh nothing) or at least 2, not 1" in err
 
 

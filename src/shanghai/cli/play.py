@@ -1339,7 +1339,7 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
 
     if args.resume:
         if not path.exists():
-            return fail(f"no saved game in {path} to resume; start one without --resume", 1)
+            return fail(f"no saved game in {path} to resume; start one without --resume")
         try:
             record, game = load_saved_game(path)
         except (ShanghaiError, OSError) as exc:

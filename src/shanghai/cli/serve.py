@@ -82,10 +82,15 @@ def run(args: argparse.Namespace) -> int:
     if args.static is not None and not args.static.is_dir():
         raise CliError(f"--static {args.static}: no such directory")
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from sqlalchemy.exc import ArgumentError
     try:
         storage = Storage(args.db)
-    except Exception as exc:
-        raise CliError(f"cannot open the database: {exc}", code=1) from exc
+    except ArgumentError as exc:  # not a URL, or a database SQLAlchemy has no dialect for
+        raise CliError(f"--db {args.db!r} is not a database URL this server can use "
+                       f"(e.g. sqlite:///games.db or postgresql+psycopg://user@host/db): {exc}") from exc
+    except Exception as exc:  # a database that cannot be reached or opened now
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise CliError(f"cannot open the database: {first}", code=1) from exc
     app = create_app(storage, defaults=defaults, static_dir=args.static, review_deals=review_deals)
     print(f"shanghai: serving on http://{args.host}:{args.port}/ (database {_safe_url(storage.url)})\n"
           f"shanghai: open http://{args.host}:{args.port}/ in a browser to play; Ctrl+C stops the server",
