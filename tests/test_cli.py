@@ -164,6 +164,7 @@ MELDS = [
     ("isra", "5D JK JK 8D", False, None, "side by side"),                  # 000 joker rule 1
     ("isra", "JK JK JK", True, "set", None),                              # 000 joker rule 5
     ("isra", "8D 7D 6D 5D", True, "run", None),                           # descending: read backwards
+    ("isra", "8D 6D 5D 7D", True, "run", None),                           # naturals: in any order
     ("isra", "KH AH 2H 3H", False, None, "ace"),                          # no wrap around the ace
     ("isra", "QH KH AH 2H", False, None, "ace"),
     ("isra", "JH QH KH AH", True, "run", None),                           # ace high at the end
@@ -201,6 +202,16 @@ def test_judge_meld(capsys: pytest.CaptureFixture[str], name: str, cards: str, v
         assert answer["reason"] is None
     else:
         assert reason in answer["reason"]
+
+
+def test_judge_meld_with_wilds_out_of_place_names_the_orders_that_are_runs(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # where a wild stands is part of a run (000: it must say which card it replaces): as laid, 7H JK 5H 6H
+    # is no run, and the answer says how it would be one
+    code, answer = run_json(capsys, "judge", "meld", "--rules", "isra", "7H", "JK", "5H", "6H")
+    assert code == 1 and answer["valid"] is False
+    assert answer["arrangements"] == ["JK 5H 6H 7H", "5H 6H 7H JK"]
+    assert answer["reason"].endswith("laid as JK 5H 6H 7H or as 5H 6H 7H JK it is a run")
 
 
 def test_judge_meld_options(capsys: pytest.CaptureFixture[str]) -> None:

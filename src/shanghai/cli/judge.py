@@ -27,7 +27,7 @@ from typing import Any, TextIO
 from shanghai.cards import JOKER, Card, card_text
 from shanghai.cli.common import EXIT_NO, EXIT_OK, EXIT_USAGE, CliError, load_rules, read_cards, split_options
 from shanghai.errors import InvalidMeldError, ShanghaiError
-from shanghai.melds import make_meld
+from shanghai.melds import make_meld, run_arrangements
 from shanghai.rules import AnyRules, ManipulationRules, Rules
 from shanghai.solver import solve_contract
 from shanghai.table_solver import Meld, best_play, check_meld, parse_table, table_text
@@ -36,13 +36,33 @@ Answer = dict[str, Any]
 
 
 def judge_meld(cards: Sequence[Card], rules: AnyRules) -> Answer:
-    """``{"valid", "kind", "reason"}`` for cards meant as one meld (a run lowest first, wilds in place;
-    a descending run is read backwards; a set in any order)."""
+    """``{"valid", "kind", "reason"}`` for cards meant as one meld: a set in any order; a run of natural
+    cards in any order; a run with wilds as laid (lowest first, each wild in the place it fills, or
+    highest first), since where a wild stands is part of the meld. Where a run with wilds is not legal
+    as laid but is in another order, the reason says so and ``arrangements`` lists those orders.
+
+    >>> from shanghai.rules import preset
+    >>> from shanghai.cards import parse_cards
+    >>> judge_meld(parse_cards("8H 6H 5H 7H"), preset("isra"))
+    {'valid': True, 'kind': 'run', 'reason': None}
+    >>> answer = judge_meld(parse_cards("7H JK 5H 6H"), preset("isra"))
+    >>> answer["valid"], answer["arrangements"]
+    (False, ['JK 5H 6H 7H', '5H 6H 7H JK'])
+    """
     try:
         if isinstance(rules, ManipulationRules):
             return {"valid": True, "kind": check_meld(cards), "reason": None}
         meld = make_meld(cards, rules)
     except InvalidMeldError as exc:
+        if isinstance(rules, ManipulationRules):
+            return {"valid": False, "kind": None, "reason": str(exc)}
+        others = run_arrangements(cards, rules)
+        if others and not any(rules.is_wild(c) for c in cards):
+            return {"valid": True, "kind": "run", "reason": None}  # naturals have one place each
+        if others:
+            orders = [m.text() for m in others]
+            return {"valid": False, "kind": None, "arrangements": orders,
+                    "reason": f"{exc}; laid as {' or as '.join(orders)} it is a run"}
         return {"valid": False, "kind": None, "reason": str(exc)}
     return {"valid": True, "kind": meld.kind, "reason": None}
 
@@ -249,9 +269,10 @@ def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]
     questions = judge.add_subparsers(dest="question", metavar="QUESTION", required=True)
     specs = [
         ("meld", "is this one legal set or run?",
-         "Prints {\"valid\": bool, \"kind\": \"set\"|\"run\"|null, \"reason\": str|null}. Give a run "
-         "lowest card first with each wild in the place it fills (a descending run is read backwards); "
-         "a set in any order. Exit 0 valid, 1 not valid, 2 bad input."),
+         "Prints {\"valid\": bool, \"kind\": \"set\"|\"run\"|null, \"reason\": str|null}. A set "
+         "or a run of natural cards in any order; a run with wilds as laid, lowest card first with each "
+         "wild in the place it fills (or highest first): where it is legal only in another order, the "
+         "reason says so and \"arrangements\" lists the orders. Exit 0 valid, 1 not valid, 2 bad input."),
         ("contract", "does this hand meet a round's contract?",
          "Prints {\"satisfied\": bool, \"melds\": [[CARD, ...], ...], \"leftover\": [CARD, ...], "
          "\"leftover_points\": int}: the arrangement leaving the fewest points (runs lowest card first, "
