@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import sqlite3
 import sys
 from pathlib import Path
@@ -132,6 +133,15 @@ def test_whole_isra_game_from_a_stdin_script(tmp_path: Path, capsys: Cap, monkey
     code, out, _ = sp(capsys, db, "show", "1")
     assert code == 0
     assert "*   0     0" in out            # round 1, Ann went out: a star, 0, running total 0
+    # each name heads its column, and "pts" and "total" head the two numbers of its cells, right-aligned
+    lines = out.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("round  contract"))
+    names, words, first = lines[head], lines[head + 1], lines[head + 2]
+    assert words.split() == ["pts", "total"] * 3
+    for name, cell in zip(("Ann", "Bob", "Cy"), re.finditer(r"\*?\s*\d+\s+\d+", first[names.index("Ann") - 12:]),
+                          strict=True):
+        end = names.index(name) + len(name)
+        assert end == words.index("total", end - 5) + 5 == names.index("Ann") - 12 + cell.end(), (name, lines)
     assert "total" in out and "185" in out and "285" in out and "250" in out
     assert "Crown: Ann (185). Dunce cap: Bob (285)." in out
 

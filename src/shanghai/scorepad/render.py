@@ -62,6 +62,8 @@ def pad_text(pad: ScorePad) -> str:
              + (f"; {pad.note}" if pad.note else ""), ""]
     lines.append(f"{'round':>5}  {'contract'.ljust(contract_w)}"
                  + "".join(p.rjust(width) for p in pad.players))
+    # each player's cell holds two numbers: say which is which, above them
+    lines.append(f"{'':>5}  {''.ljust(contract_w)}" + f" {'pts':>4} {'total':>5}".rjust(width) * n)
     running = pad.running_totals()
     for entry, totals in zip(pad.rounds, running, strict=True):
         cells = []
