@@ -46,6 +46,18 @@ def test_only_the_precise_melds_of_the_contract() -> None:
     assert_illegal(game, GoDown(0, sets[2:] * 2), "already down")
 
 
+def test_precise_melds_may_be_longer_than_the_contract_names() -> None:
+    """004 "Each meld consists of either a set, consisting of three or more cards of the same value, or a
+    sequence consisting of four or more cards": docs/rules.md decision 12a reads "the precise melds" as
+    the contract's number and kinds of melds, each at least its size — deal 6 is "Two sets of 3 and one
+    sequence of 5"."""
+    hand = "7H 7S 7D 7C 8H 8S 8D 3C 4C 5C 6C 7C 8C KD"
+    game = rig(new_game("contract-10"), hands={0: hand}, turn=0, round_number=6)
+    game.apply(GoDown(0, (spec("set", "7H 7S 7D 7C"), spec("set", "8H 8S 8D"),
+                          spec("run", "3C 4C 5C 6C 7C 8C"))))
+    assert [len(tm.meld.cards) for tm in game.table] == [4, 3, 6] and game.hands[0] == [card("KD")]
+
+
 def test_runs_of_one_suit_must_be_separated_by_a_card() -> None:
     """004 "When two or more sequences are required, they must be in different suits, or in the same
     suit. They cannot be in consecutive order and must be separated by at least one card." """

@@ -248,6 +248,15 @@ def test_longer_sets_and_runs_than_the_minimum_go_down() -> None:
     assert [len(tm.meld.cards) for tm in game.table] == [4, 6]
 
 
+def test_two_runs_of_one_suit_may_touch_a_long_run_laid_as_two() -> None:
+    """000 is silent on two runs of one suit in a contract ("Two Runs - RUN RUN"); docs/rules.md decision
+    12: they may touch, as 001 allows ("Longer runs can be split into smaller runs"), and only 004
+    asks for a card between them."""
+    game = rig(new_game("isra"), hands={0: "3H 4H 5H 6H 7H 8H 9H 10H KC QS 2D 2S"}, turn=0, round_number=3)
+    game.apply(GoDown(0, (spec("run", "3H 4H 5H 6H"), spec("run", "7H 8H 9H 10H"))))
+    assert [tm.meld.text() for tm in game.table] == ["3H 4H 5H 6H", "7H 8H 9H 10H"]
+
+
 def test_a_run_is_four_cards_of_one_suit_in_order() -> None:
     """000 "A RUN is a group of FOUR or more cards in running order in the same suit.  All cards must be
     of the same suit." """
