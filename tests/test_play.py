@@ -367,7 +367,7 @@ def test_run_play_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFi
     add_play_arguments(parser)
     for argv, status in ((["--players", "9"], 2), (["--rules", "nope"], 2), (["--option", "foo"], 2),
                          (["--rules", "manipulation", "--players", "2"], 2),
-                         (["--resume", "--record", str(tmp_path / "missing.jsonl")], 1)):
+                         (["--resume", "--record", str(tmp_path / "missing.jsonl")], 2)):
         assert run_play(parser.parse_args(argv), input_fn=scripted([]), output_fn=lambda s: None) == status
         assert "shanghai play:" in capsys.readouterr().err
 

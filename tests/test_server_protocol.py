@@ -91,10 +91,11 @@ def test_views_in_json_hold_only_the_seat_hand() -> None:
 def test_settings_are_checked() -> None:
     s = Settings().changed({"buy_seconds": 3, "bot_pause": 0})
     assert s.to_json() == {"buy_seconds": 3.0, "bot_pause": 0.0, "standin_seconds": 30.0, "take_back_seconds": 0.0,
-                           "idle_seconds": 120.0}
+                           "idle_seconds": 120.0, "hints": True}
     assert Settings().changed({"idle_seconds": 0}).idle_seconds == 0.0  # 0: the turn waits for ever
+    assert Settings().changed({"hints": False}).hints is False and Settings(hints=False).changed({}).hints is False
     for bad in ({"buy_seconds": -1}, {"bot_pause": 31}, {"nap": 1}, {"buy_seconds": "5"}, {"bot_pause": True}, [1],
-                {"idle_seconds": 3601}, {"idle_seconds": -5}):
+                {"idle_seconds": 3601}, {"idle_seconds": -5}, {"hints": 1}, {"hints": "yes"}):
         with pytest.raises(ProtocolError):
             Settings().changed(bad)
 
