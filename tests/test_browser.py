@@ -10,6 +10,7 @@ the README shows are written to ``docs/screenshots/`` by the run.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 import urllib.request
@@ -306,6 +307,11 @@ def test_one_person_and_three_computer_players_play_a_whole_round(browser: Any, 
         ctx.close()
 
 
+def starts_at(page: Page) -> int:
+    """The replay's step shown: "Action N of M · ..."."""
+    return int(page.inner_text("#replay-where").split()[1])
+
+
 def visible_cards(page: Page) -> Counter[str]:
     return Counter(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
 
@@ -537,6 +543,12 @@ def test_a_reload_brings_back_the_same_seat_and_hand(browser: Any, server: Calla
         page.keyboard.press("Shift+ArrowRight")  # moves the card one place to the right
         assert hand(page)[1] == first
         assert page.evaluate("() => document.activeElement.dataset.index") == "1"
+        moved = hand(page)
+        page.reload()  # ... and keeps it there, as a drag does
+        wait_settled(page)
+        page.wait_for_function(f"() => document.querySelectorAll('#hand button.card').length === {len(moved)}")
+        assert hand(page) == moved
+        page.locator("#hand button.card").nth(1).focus()
         page.keyboard.press("Enter")  # selects it
         assert page.locator("#hand button.card[aria-pressed='true']").count() == 1
         drawn_version = version(page)
@@ -630,6 +642,9 @@ def test_how_to_play_in_the_lobby_and_at_the_table(browser: Any, server: Callabl
             if page.locator("#cut, #pass").count():
                 step(page)
             page.wait_for_timeout(40)
+        # on a phone the table does not scroll sideways
+        page.set_viewport_size(PHONE)
+        assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
         # on a phone held sideways, scrolled down to the hand, the round's contract is still in view
         page.set_viewport_size({"width": PHONE["height"], "height": PHONE["width"]})
         page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
@@ -734,6 +749,7 @@ def test_the_coach_reviews_a_finished_game(browser: Any, server: Callable[..., S
         page.click("#replay-open")
         page.wait_for_selector("#replay-where")
         assert page.inner_text("#replay-where").startswith(f"Action 0 of {total} · round 1 of 3")
+        assert "null" not in page.inner_text("#replay")
         assert page.locator("#replay-hands li").count() == len(record.players)
         assert page.inner_text("#replay-action") == "The deal." and page.locator("#replay-back[disabled]").count()
         page.click("#replay-next")
@@ -747,7 +763,12 @@ def test_the_coach_reviews_a_finished_game(browser: Any, server: Callable[..., S
         assert page.inner_text("#replay-round-end h3").startswith("Round 1 (")
         held = page.eval_on_selector_all("#replay-round-end li .where", "els => els.map(e => e.innerText)")
         assert held == [f" · {p} points" for p in first.points]
-        assert page.inner_text("#replay-next-deal") == "Round 2 is dealt:"
+        assert page.inner_text("#replay-next-deal") == "Round 2 is dealt:" and "null" not in page.inner_text("#replay")
+        # the action in words, not the engine's text ("2 layoff 9D m1 high")
+        ending = record.actions[starts_at(page) - 1].split()
+        words = page.inner_text("#replay-action")
+        assert words.startswith(record.players[int(ending[0])]) and ending[1] not in words
+        assert not re.search(r"\bm\d", words), words
         page.click("#replay-next")
         page.wait_for_function("() => !document.querySelector('#replay-round-end')")
         page.click("#replay-close")

@@ -349,12 +349,37 @@ def test_replacing_a_joker_in_a_run_leaves_it_on_the_table_to_be_played() -> Non
     assert game.hands[0] == cards("QC 4H 10S")
     assert_conserved(game)
     assert_illegal(game, Discard(0, card("QC")), "before discarding")
-    assert_illegal(game, LayOff(0, card("4H"), 3, "high"), "play the freed JK first")
-    assert_illegal(game, ReplaceWild(0, card("9D"), 1), "freed wild first")
+    assert_illegal(game, ReplaceWild(0, card("9D"), 1), "freed JK before replacing another wild")
     game.apply(LayOff(0, JOKER, 2))
     assert game.pending_wild is None and game.table[2].meld.text() == "KH KS KD JK"
     game.apply(Discard(0, card("QC")))
     assert game.turn == 1
+
+
+def test_the_freed_joker_may_bridge_to_other_cards_played_before_it() -> None:
+    """000 "it must be used this play before you discard or go out. Best if you can use the swapped-out
+    JOKER to set up a bridge to play other cards in your hand." — docs/rules.md decision 21: cards of
+    the hand may be laid off before the freed joker, as long as it can still go on a meld, and the turn
+    does not end (by a discard, or by going out) until it has."""
+    game = rig(new_game("isra"), hands={0: "6D 9D JD 3C 4S"}, table=[(1, "5D JK 7D 8D"), (1, "KH KS KC")],
+               down=[0, 1], turn=0)
+    game.apply(ReplaceWild(0, card("6D"), 0))
+    assert game.pending_wild == JOKER
+    game.apply(LayOff(0, card("9D"), 0, "high"))       # first a card of the hand ...
+    assert game.pending_wild == JOKER and game.table[0].meld.text() == "5D 6D 7D 8D 9D"
+    assert_illegal(game, Discard(0, card("3C")), "before discarding")
+    game.apply(LayOff(0, JOKER, 0, "high"))            # ... then the joker as 10D, the bridge ...
+    game.apply(LayOff(0, card("JD"), 0, "high"))       # ... to the jack
+    assert game.table[0].meld.text() == "5D 6D 7D 8D 9D JK JD" and game.pending_wild is None
+    assert_conserved(game)
+    # the last card of the hand first: the round ends only once the freed joker is on the table too
+    game = rig(new_game("isra"), hands={0: "7D 9D"}, table=[(1, "5D 6D JK 8D")], down=[0, 1], turn=0)
+    game.apply(ReplaceWild(0, card("7D"), 0))
+    game.apply(LayOff(0, card("9D"), 0, "high"))
+    assert game.hands[0] == [] and game.pending_wild == JOKER and game.round_number == 1
+    assert [str(a) for a in game.legal_list(0)] == ["0 layoff JK m0 low", "0 layoff JK m0 high"]
+    game.apply(LayOff(0, JOKER, 0, "high"))
+    assert game.round_results[-1].went_out == 0
 
 
 def test_a_joker_is_replaced_only_by_the_card_it_stands_for_once_down() -> None:

@@ -378,6 +378,10 @@ def test_bad_messages_are_refused_to_their_sender_and_change_nothing(server: Cal
             assert answer["type"] == "error" and answer["code"] == code, (payload, answer)
 
         await refused(cut, "{not json", "bad-json")
+        # numbers Python will not read, NaN, nesting too deep: refused, and the connection stays
+        for text in ('{"type": "ping", "id": ' + "9" * 5000 + "}", '{"type": "ping", "id": NaN}',
+                     '{"type": "ping", "id": ' + "[" * 3000 + "]" * 3000 + "}"):
+            await refused(cut, text, "bad-json")
         await refused(cut, json.dumps([1, 2]), "bad-message")
         await refused(cut, {"type": "teleport"}, "unknown-type")
         await refused(cut, json.dumps({"type": "ping", "pad": "x" * 20_000}), "too-large")
@@ -458,8 +462,20 @@ def test_bad_messages_are_refused_to_their_sender_and_change_nothing(server: Cal
     assert status == 413 and out["error"] == "too-large"
     status, out = srv.http("POST", "/api/tables", raw=b"{oops")
     assert status == 400 and out["error"] == "bad-json"
+    for raw in (b'{"name": "Ann", "seed": ' + b"9" * 5000 + b"}", b'{"seeds": ' + b"[" * 3000 + b"]" * 3000 + b"}",
+                b'{"name": "Ann", "seed": Infinity}', b'{"name": "\xff"}'):
+        status, out = srv.http("POST", "/api/tables", raw=raw)
+        assert status == 400 and out["error"] == "bad-json", (raw[:40], out)
     status, out = srv.http("POST", "/api/tables", {"name": "Ann", "rules": "poker"})
     assert status == 400 and out["error"] == "bad-rules"
+    # a field the server does not know, seat 0 not the creator's, a buy that could never be made
+    status, out = srv.http("POST", "/api/tables", {"name": "Ann", "bogus": 1})
+    assert status == 400 and "unknown field 'bogus'" in out["message"]
+    status, out = srv.http("POST", "/api/tables", {"name": "Ann", "seats": ["greedy", "greedy", "greedy"]})
+    assert status == 400 and out["error"] == "bad-seats" and "creator" in out["message"]
+    status, out = srv.http("POST", "/api/tables", {"name": "Ann", "rules": {"preset": "may-i",
+                                                                          "changes": {"buy_penalty": 10**6}}})
+    assert status == 400 and out["error"] == "bad-rules" and "no buy could ever be made" in out["message"]
 
 
 def test_a_killed_server_resumes_every_game_exactly(server: Callable[..., Server], db_url: str) -> None:

@@ -964,7 +964,8 @@ class TextGame:
         for k in range(0, len(items), 10):
             lines.append("  " + "  ".join(items[k:k + 10]).rstrip())
         if v.pending_wild is not None:
-            lines.append(f"The freed {card_text(v.pending_wild)} must be played on a meld this turn.")
+            lines.append(f"The freed {card_text(v.pending_wild)} must be played on a meld this turn, before you "
+                         f"discard or go out (cards of your hand may go first: a bridge).")
         if v.turn == self.human:
             lines.append(RULE)
             lines.extend(self._moves_summary(v))

@@ -699,10 +699,11 @@ class Game:
 
     def _lay_off(self, a: LayOff) -> None:
         new, hand = self._check_lay_off(a)
+        if self.pending_wild is not None and len(hand) == len(self.hands[a.seat]):
+            self.pending_wild = None  # the freed wild was laid off (not a card of the hand)
         self.hands[a.seat] = hand
-        self.pending_wild = None
         self._put_meld(TableMeld(a.meld, self.table[a.meld].owner, new))
-        if not hand:
+        if not hand and self.pending_wild is None:
             self._end_round(a.seat)
 
     def _check_lay_off(self, a: LayOff) -> tuple[Meld, list[Card]]:
@@ -712,11 +713,12 @@ class Game:
         self._require(self.rules.lay_off_on_going_down_turn or not self.down_this_turn,
                       "no lay-offs on the turn you go down (004: \"He may not lay off any additional "
                       "cards at this time\")")
-        from_pending = self.pending_wild is not None
-        if from_pending:
-            if a.card != self.pending_wild:
-                raise IllegalActionError(f"play the freed {card_text(self.pending_wild or JOKER)} first")
-        elif a.card not in self.hands[a.seat]:
+        # 000: the freed joker "must be used this play before you discard or go out. Best if you can
+        # use the swapped-out JOKER to set up a bridge to play other cards in your hand": cards of
+        # the hand may be laid off before it (decision 21); a lay-off of its card places it.
+        pending = self.pending_wild
+        from_pending = pending is not None and a.card == pending
+        if not from_pending and a.card not in self.hands[a.seat]:
             raise IllegalActionError(f"you hold no {card_text(a.card)}")
         if not 0 <= a.meld < len(self.table):
             raise IllegalActionError(f"there is no meld m{a.meld} on the table")
@@ -734,7 +736,16 @@ class Game:
         hand = list(self.hands[a.seat])
         if not from_pending:
             hand.remove(a.card)
-        self._check_hand_after(a.seat, hand, None, replaced=(a.meld, new))
+        if pending is not None and not from_pending:
+            # the freed wild must still go somewhere, leaving a legal end of turn
+            table = [tm.meld for tm in self.table]
+            table[a.meld] = new
+            if (not hand and self.rules.going_out == "discard-last") \
+                    or not self._freed_wild_playable(table, pending, hand):
+                raise IllegalActionError(f"the freed {card_text(pending)} would then fit nowhere on the table "
+                                         f"(leaving a legal end of turn), and it must be played this turn")
+        else:
+            self._check_hand_after(a.seat, hand, None, replaced=(a.meld, new))
         return new, hand
 
     def _replace(self, a: ReplaceWild) -> None:
@@ -755,7 +766,9 @@ class Game:
         self._require(self.down[a.seat], "you replace a wild only once you are down")
         self._require(rules.lay_off_on_going_down_turn or not self.down_this_turn,
                       "no replacing on the turn you go down")
-        self._require(self.pending_wild is None, "play the freed wild first")
+        if self.pending_wild is not None:
+            raise IllegalActionError(f"lay off the freed {card_text(self.pending_wild)} before replacing "
+                                     f"another wild")
         if a.card not in self.hands[a.seat]:
             raise IllegalActionError(f"you hold no {card_text(a.card)}")
         if not 0 <= a.meld < len(self.table):
@@ -808,6 +821,15 @@ class Game:
                     return True
                 for j, x in enumerate(table):
                     if j != i and last in (cached[j][1] if same[j] else lay_off_options(x, self.rules)):
+                        return True
+        if self.rules.going_out == "play-all" and len(hand) == 1:
+            # or the last card first, then the wild on the table it leaves (decision 21: any order)
+            last = hand[0]
+            for j, x in enumerate(table):
+                for end in lay_off_options(x, self.rules).get(last, ()):
+                    after = list(table)
+                    after[j] = self._laid_off(x, last, end)
+                    if any(self._fits(y, wild) for y in after):
                         return True
         return False
 

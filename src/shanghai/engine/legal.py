@@ -128,10 +128,19 @@ def _play_actions(game: Game, seat: int) -> list[Action]:
     out: list[Action] = []
     pending = game.pending_wild
     if pending is not None:
+        # the freed wild, or first a card of the hand where the wild can still go after it (decision 21)
         for meld, end in game.spots(pending):
             action = _lay_off(seat, pending, meld, end)
             if len(hand) > 1 or game.is_legal(action):
                 out.append(action)
+        for tm, options in game.accepts():
+            for card in sorted(set(hand)):
+                if card == pending:
+                    continue  # laying off that card places the freed wild (offered above)
+                for end in options.get(card, ()):
+                    action = _lay_off(seat, card, tm.id, end)
+                    if game.is_legal(action):
+                        out.append(action)
         return out
     down = game.down[seat]
     if not down:

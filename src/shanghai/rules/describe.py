@@ -110,8 +110,11 @@ def _rounds_section(rules: Rules) -> str:
         c = spec.contract
         call = spec.name or c.shout()
         rows.append((str(i), c.text(), call, str(spec.buys) if spec.buys else "none"))
-        if c.min_cards > most_held:
-            notes.append(f"Round {i} needs at least {c.min_cards} cards in hand but a player holds "
+        # a player who goes out by discarding keeps a card back for the discard
+        needed = c.min_cards + (1 if rules.going_out == "discard-last" else 0)
+        if needed > most_held:
+            keep = " (the contract's cards and one to discard)" if needed > c.min_cards else ""
+            notes.append(f"Round {i} needs at least {needed} cards in hand{keep} but a player holds "
                          f"{most_held} after drawing: only buying gives a player that many.")
     widths = [max(len(r[k]) for r in rows) for k in range(4)]
     table = "\n".join(_INDENT + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()

@@ -335,11 +335,19 @@ def _problems(r: Rules) -> list[str]:
         if spec.buys < 0:
             p.append(f"round {i}: a negative number of buys")
         most = r.hand_size + 1 + spec.buys * (1 + r.buy_penalty)
-        if c.min_cards > most:
-            p.append(f"round {i}: the contract needs {c.min_cards} cards but a player can hold at most "
+        needed = c.min_cards + (1 if r.going_out == "discard-last" else 0)  # and a card to discard
+        if needed > most:
+            keep = " (one to discard)" if needed > c.min_cards else ""
+            p.append(f"round {i}: the contract needs {needed} cards{keep} but a player can hold at most "
                      f"{most} ({spec.buys} buys)")
     if r.buy_penalty < 0:
         p.append("buy_penalty must not be negative")
+    elif any(k.size - n * r.hand_size - 2 < r.buy_penalty
+             for k in r.packs for n in range(max(k.min_players, r.min_players),
+                                               min(k.max_players, r.max_players) + 1)):
+        # decision 17: a buy needs its penalty cards and the in-turn player's draw in the stock
+        p.append(f"buy_penalty {r.buy_penalty} is more cards than the stock holds after the deal: no buy "
+                 f"could ever be made")
     if r.the_cut and r.cut_error < 0:
         p.append("cut_error must not be negative")
     if r.max_stock_renewals < 0:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -42,6 +41,7 @@ from shanghai.server.protocol import (
     RATE_PER_SECOND,
     ProtocolError,
     dumps,
+    read_json,
 )
 from shanghai.server.storage import Storage
 from shanghai.server.tables import (
@@ -187,9 +187,9 @@ async def _guard(run: Any, request: Request) -> Response:
     if len(body) > MAX_BODY_BYTES:
         return _error_response(ProtocolError(f"a request may be at most {MAX_BODY_BYTES} bytes", "too-large"))
     try:
-        obj = json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return _error_response(ProtocolError("the request body is not JSON", "bad-json"))
+        obj = read_json(body or b"{}", "the request body")
+    except ProtocolError as exc:
+        return _error_response(exc)
     if not isinstance(obj, dict):
         return _error_response(ProtocolError("the request body is a JSON object", "bad-json"))
     try:
@@ -284,9 +284,9 @@ def _check(text: str, bucket: TokenBucket) -> dict[str, Any] | ProtocolError:
     if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
         return ProtocolError(f"a message may be at most {MAX_MESSAGE_BYTES} bytes", "too-large")
     try:
-        obj = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        return ProtocolError("the message is not JSON", "bad-json")
+        obj = read_json(text)
+    except ProtocolError as exc:
+        return exc
     if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
         return ProtocolError("a message is a JSON object with a string \"type\"", "bad-message")
     return obj

@@ -154,6 +154,32 @@ class ProtocolError(ValueError):
         self.message = message
 
 
+def _no_constant(word: str) -> object:
+    raise ValueError(f"{word} is not a JSON number")
+
+
+_read_json = json.JSONDecoder(parse_constant=_no_constant).decode
+
+
+def read_json(text: str | bytes, what: str = "the message") -> object:
+    """A client's JSON text, or ``ProtocolError`` ``bad-json``: not JSON, not UTF-8, nested too deep,
+    a number of more digits than Python reads, or NaN and Infinity (which are not JSON).
+
+    >>> read_json('{"id": 1}')
+    {'id': 1}
+    >>> read_json('{"id": NaN}').code
+    Traceback (most recent call last):
+    ...
+    shanghai.server.protocol.ProtocolError: the message is not JSON: NaN is not a JSON number
+    """
+    try:
+        return _read_json(text.decode("utf-8") if isinstance(text, bytes) else text)
+    except RecursionError:
+        raise ProtocolError(f"{what} is not JSON: it is nested too deep", "bad-json") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, too many digits, NaN
+        raise ProtocolError(f"{what} is not JSON: {str(exc).splitlines()[0][:120]}", "bad-json") from None
+
+
 def check_name(raw: object) -> str:
     """A display name: 1 to ``NAME_MAX`` characters of letters, digits, spaces and ``. ' - _``."""
     if not isinstance(raw, str):

@@ -83,6 +83,7 @@ MANIPULATION_PRIVATE = ("seat", "hand", "drawn", "placeable", "alone")  # ... an
 OUTBOX_LIMIT = 256
 SETTING_LIMITS = {"buy_seconds": (0.0, 600.0), "bot_pause": (0.0, 30.0), "standin_seconds": (0.0, 3600.0),
                   "take_back_seconds": (0.0, 30.0), "idle_seconds": (0.0, 3600.0)}
+CREATE_FIELDS = frozenset({"name", "rules", "seats", "seed", "settings"})  # of POST /api/tables
 NUDGE_SECONDS = 15.0  # a person's turn may be nudged once it has waited this long (or a quarter of the
 #                       table's idle_seconds, if less), and again as often
 
@@ -1007,6 +1008,10 @@ class Manager:
 
     # -- the lobby (HTTP) --------------------------------------------------------------------------
     async def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(body) - CREATE_FIELDS)
+        if unknown:
+            raise ProtocolError(f"unknown field {unknown[0]!r}: a table is made of "
+                                f"{', '.join(sorted(CREATE_FIELDS))}", "bad-request")
         name = check_name(body.get("name"))
         rules, spec = rules_of(body.get("rules", {"preset": "isra"}))
         kinds = body.get("seats")
@@ -1015,6 +1020,8 @@ class Manager:
         if not isinstance(kinds, list) or not 1 <= len(kinds) <= rules.max_players:
             raise ProtocolError(f"\"seats\" is a list of 1 to {rules.max_players} seats: \"human\" or a computer "
                                 f"level", "bad-seats")
+        if kinds[0] != HUMAN:
+            raise ProtocolError(f"seat 0 is the creator's, \"human\", not {kinds[0]!r}", "bad-seats")
         seed = body.get("seed")
         if seed is None:
             seed = secrets.randbits(31)

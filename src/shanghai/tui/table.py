@@ -220,7 +220,8 @@ class TableScreen(CardTable[PlayerView, Applied]):
         if any(isinstance(a, Discard) for a in legal):
             parts.append("X: discard the card at the cursor")
         if v.pending_wild is not None:
-            parts.append(f"the freed {render.card_label(v.pending_wild)} must go on a meld this turn")
+            parts.append(f"the freed {render.card_label(v.pending_wild)} must go on a meld before you discard "
+                         f"(cards of your hand may go first)")
         who = "" if len(self.session.humans) == 1 else f"{names[self.viewer]}: "
         return Text(who + " · ".join(parts), style="bold")
 

@@ -96,25 +96,7 @@ export class TableView {
     }
   }
 
-  historyWords(text) {
-    const w = text.split(" ");
-    const who = this.name(Number(w[0]));
-    const you = Number(w[0]) === this.st.you;
-    const c = (t) => cardName(t);
-    switch (w[1]) {
-      case "draw": return `${who} drew from the stock.`;
-      case "take": return `${who} took the discard.`;
-      case "buy": return `${who} bought the discard.`;
-      case "pass": return null;
-      case "cut": return `${who} cut ${w[2]} cards.`;
-      case "down": return `${who} went down.`;
-      case "layoff": return `${who} laid off the ${c(w[2])}.`;
-      case "replace": return `${who} replaced a wild with the ${c(w[2])}.`;
-      case "discard": return `${who} discarded the ${c(w[2])}${w[3] ? " and called Shanghai" : ""}.`;
-      case "shanghai": return `${who} called Shanghai.`;
-      default: return you ? null : `${who}: ${w.slice(1).join(" ")}`;
-    }
-  }
+  historyWords(text) { return moveWords(text, (i) => this.name(i), this.st.you, null); }
 
   legal(verb) { return (this.st.legal || []).filter((l) => l.action.verb === verb).map((l) => l.action); }
 
@@ -252,9 +234,9 @@ export class TableView {
     const nextRound = r.round_starts[round + 1] ?? r.total;
     const move = (id, label, to, disabled) => h("button", { type: "button", id, disabled, onclick: () => this.replayAt(to) }, label);
     const name = (i) => r.names[i] || `Seat ${i + 1}`;
-    el.append(h("h2", { tabindex: "-1" }, "The game, step by step"),
+    el.append(...[h("h2", { tabindex: "-1" }, "The game, step by step"),
       h("p", { id: "replay-where" }, `Action ${r.n} of ${r.total} · round ${g.round_number} of ${g.rounds} (${g.contract})`),
-      h("p", { id: "replay-action" }, r.action ? this.replayWords(r.action, r.names) : "The deal."),
+      h("p", { id: "replay-action" }, r.action ? this.replayWords(r.action, r.names, r.round_end ? r.round_end.table : g.table) : "The deal."),
       h("div", { class: "row replay-moves" },
         move("replay-round-back", "⏮ Round start", prevRound, r.n === 0),
         move("replay-back", "◀ Back", r.n - 1, r.n === 0),
@@ -267,7 +249,8 @@ export class TableView {
         h("strong", {}, `${name(i)}${g.down[i] ? " (down)" : ""}: `), hand.length ? hand.map(cardShort).join(" ") : "no cards",
         h("span", { class: "where" }, ` · total ${g.totals[i]}`)))),
       h("p", { id: "replay-table" }, g.table.length ? `On the table: ${g.table.map((m) => `${name(m.owner)}'s ${m.kind} ${m.cards.map(cardShort).join(" ")}`).join("; ")}.` : "Nothing on the table yet."),
-      h("p", { class: "where" }, `Top of the discard pile: ${g.discard_top ? cardShort(g.discard_top) : "none"}; ${g.stock_size} cards in the stock.`));
+      h("p", { class: "where" }, `Top of the discard pile: ${g.discard_top ? cardShort(g.discard_top) : "none"}; ${g.stock_size} cards in the stock.`)]
+      .filter(Boolean));  // Element.append writes a null as "null"
     if (wasHidden) { this.keys.actions = null; this.render(); el.querySelector("h2").focus(); }
     else if (focused && document.getElementById(focused) && !document.getElementById(focused).disabled) document.getElementById(focused).focus();
     else el.querySelector("h2").focus();
@@ -286,11 +269,10 @@ export class TableView {
       e.cut && e.cut.made ? h("p", {}, `${name(e.cut.cutter)} made THE CUT.`) : null);
   }
 
-  replayWords(text, names) {
-    const w = text.split(" ");
-    const who = names[Number(w[0])] || `Seat ${Number(w[0]) + 1}`;
-    const rest = w.slice(1).map((x) => x.replace(/^(JK|(?:10|[2-9JQKA])[SHDC])$/, (c) => cardShort(c))).join(" ");
-    return `${who}: ${rest}`;
+  replayWords(text, names, melds) {
+    const name = (i) => names[i] || `Seat ${i + 1}`;
+    const meld = (id) => { const m = melds.find((x) => x.id === id); return m ? `${name(m.owner)}'s ${m.kind}` : `meld ${id + 1}`; };
+    return moveWords(text, name, null, meld);
   }
 
   // -- a new state ------------------------------------------------------------------------------------
@@ -411,8 +393,8 @@ export class TableView {
     clear(this.el.head);
     this.el.head.append(
       h("div", { class: "round" }, h("span", { class: "round-no", id: "round" }, g.phase === "game-over" ? "Game over" : `Round ${g.round_number} of ${g.rounds}`),
-        h("span", { class: "contract", id: "contract" }, g.contract)),
-      headTools(this, hintsOn(this.st) ? h("button", { type: "button", id: "hint", "data-focus": "hint", disabled: !this.st.legal.length, onclick: () => this.conn.send({ type: "hint" }), title: "Ask the coach (H)" }, "Hint") : null));
+        g.phase === "game-over" ? null : h("span", { class: "contract", id: "contract" }, g.contract)),
+      headTools(this, hintsOn(this.st) && g.phase !== "game-over" ? h("button", { type: "button", id: "hint", "data-focus": "hint", disabled: !this.st.legal.length, onclick: () => this.conn.send({ type: "hint" }), title: "Ask the coach (H)" }, "Hint") : null));
     document.title = `${this.st.legal.length ? "● " : ""}Shanghai: round ${g.round_number}`;
   }
 
@@ -537,7 +519,15 @@ export class TableView {
 
   // a card (the one selected, or dropped) played on a meld: lay off, replace a wild or call Shanghai
   playOnMeld(meldId, card) {
-    const c = card || (this.selectedCards().length === 1 ? this.selectedCards()[0] : null);
+    const g = this.st.game;
+    const chosen = card || (this.selectedCards().length === 1 ? this.selectedCards()[0] : null);
+    // a meld offered for a "Shanghai" call (the discard goes there), or for the freed wild (not in the hand)
+    const calls = this.legal("shanghai").filter((a) => a.meld === meldId);
+    if (calls.length && !chosen) {
+      if (calls.length === 1) this.act(calls[0]); else this.choose(`Call Shanghai: where does the ${cardShort(g.shanghai_card)} go?`, calls);
+      return;
+    }
+    const c = chosen || (g.pending_wild && this.st.you === g.turn ? g.pending_wild : null);
     if (!c) { toast("Select one card of your hand first, then choose the meld.", "error"); return; }
     const options = (this.st.legal || []).map((l) => l.action).filter((a) => ["layoff", "replace"].includes(a.verb) && a.meld === meldId && a.card === c);
     if (!options.length) { toast(`The ${cardShort(c)} cannot go on that meld now.`, "error"); return; }
@@ -597,6 +587,12 @@ export class TableView {
         row.append(btn("stage-set", "Make a set of the selected", () => this.stage("set")),
           btn("stage-run", "Make a run of the selected", () => this.stage("run")));
       }
+    }
+    const freed = g.pending_wild && this.st.you === g.turn ? this.legal("layoff").filter((a) => a.card === g.pending_wild) : [];
+    if (freed.length) {
+      // the wild taken off the table is not in the hand: its places are offered here
+      row.append(h("span", { class: "tip", id: "freed-wild" }, `The freed ${cardShort(g.pending_wild)} must go on a meld before you discard (cards of your hand may go first):`),
+        ...freed.map((a) => btn(`freed-${a.meld}-${a.end || ""}`, this.actionWords(a), () => this.act(a), "primary")));
     }
     if (sel.length === 1) {
       const c = sel[0];
@@ -705,8 +701,8 @@ export class TableView {
     if (!this.hintMsg) { if (box) box.remove(); return; }
     if (!box) { box = h("div", { id: "hint-box", class: "hint-box" }); this.el.actions.prepend(box); }
     clear(box);
-    box.append(h("strong", {}, "Coach: "), this.actionWords(this.hintMsg.action), this.hintMsg.reason ? h("span", { class: "reason" }, ` — ${cardsInText(this.hintMsg.reason)}`) : null,
-      h("button", { type: "button", class: "subtle", onclick: () => this.act(this.hintMsg.action) }, "Do it"));
+    box.append(...[h("strong", {}, "Coach: "), this.actionWords(this.hintMsg.action), this.hintMsg.reason ? h("span", { class: "reason" }, ` — ${cardsInText(this.hintMsg.reason)}`) : null,
+      h("button", { type: "button", class: "subtle", onclick: () => this.act(this.hintMsg.action) }, "Do it")].filter(Boolean));
   }
 
   // -- the hand: order, keys ------------------------------------------------------------------------
@@ -744,6 +740,7 @@ export class TableView {
         if (j < 0 || j >= this.order.length) return;
         [this.order[i], this.order[j]] = [this.order[j], this.order[i]];
         this.selected.clear();
+        saveOrder(this.invite, this.order);  // kept across reloads, as a drag is
         this.render();
         this.root.querySelector(`[data-focus="hand-${j}"]`)?.focus();
         announce(`Moved to place ${j + 1}.`);
@@ -814,3 +811,28 @@ export class TableView {
 }
 
 export { parseCard };
+
+// An action's text from the engine ("2 layoff 9D m1 high") in words. With meld (the replay: a meld's id in
+// words) it says where each card went, and the passes; otherwise a pass is not worth a line (null).
+function moveWords(text, name, you, meld) {
+  const detailed = Boolean(meld);
+  const w = text.split(" ");
+  const seat = Number(w[0]);
+  const who = name(seat);
+  const c = (t) => cardName(t);
+  const cards = (ws) => ws.map((x) => (/^(JK|(?:10|[2-9JQKA])[SHDC])$/.test(x) ? cardShort(x) : x)).join(" ");
+  const where = (m, end) => (detailed ? ` on ${meld(Number(m.slice(1)))}${end ? ` (${end} end)` : ""}` : "");
+  switch (w[1]) {
+    case "draw": return `${who} drew from the stock.`;
+    case "take": return `${who} took the discard.`;
+    case "buy": return `${who} bought the discard.`;
+    case "pass": return detailed ? `${who} passed.` : null;
+    case "cut": return `${who} cut ${w[2]} cards.`;
+    case "down": return detailed ? `${who} went down: ${cards(w.slice(2))}.` : `${who} went down.`;
+    case "layoff": return `${who} laid off the ${c(w[2])}${where(w[3], w[4])}.`;
+    case "replace": return `${who} replaced a wild with the ${c(w[2])}${where(w[3])}.`;
+    case "discard": return `${who} discarded the ${c(w[2])}${w[3] ? " and called Shanghai" : ""}.`;
+    case "shanghai": return `${who} called Shanghai${detailed ? ` on the discard${where(w[2], w[3])}` : ""}.`;
+    default: return seat === you ? null : `${who}: ${cards(w.slice(1))}`;
+  }
+}
