@@ -444,7 +444,7 @@ def test_replace_wild_in_a_run() -> None:
     m = meld("5D 6D 2C 8D", MAY_I)
     new, freed = m.replace_wild(C("7D"), MAY_I)
     assert (new.text(), freed) == ("5D 6D 7D 8D", C("2C"))
-    with pytest.raises(InvalidMeldError, match="only a natural"):
+    with pytest.raises(InvalidMeldError, match="natural only in its own place"):
         m.replace_wild(C("2S"), MAY_I)
     # a black 2 in its own place is no wild: nothing to replace
     m = meld("AS 2S 3S 4S", MAY_I)

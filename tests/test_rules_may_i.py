@@ -196,6 +196,23 @@ def test_a_wild_in_a_run_is_replaced_and_must_be_played_that_turn() -> None:
     assert game.turn == 1
 
 
+def test_the_black_two_a_wild_stands_for_replaces_it() -> None:
+    """001 "If a wild card has been played on the table in a run and the player has the card it
+    represents, they may replace the wild card" — the card a wild stands for may be a black 2, natural
+    in its own place (docs/rules.md decision 9); elsewhere a black 2 stays wild and replaces nothing."""
+    for run in ("AS JK 3S 4S", "AS 2C 3S 4S"):
+        game = rig(new_game("may-i"), hands={0: "2S 9H 9C 2C"}, table=[(1, run), (1, "7H 7D 7C")],
+                   down=[0, 1], turn=0)
+        assert "0 replace 2S m0" in [str(a) for a in game.legal_list(0)]
+        freed = game.table[0].meld.cards[1]
+        game.apply(ReplaceWild(0, card("2S"), 0))
+        assert game.table[0].meld.text() == "AS 2S 3S 4S" and game.pending_wild == freed
+    game = rig(new_game("may-i"), hands={0: "2C 9H 9C"}, table=[(1, "5D 6D JK 8D")], down=[0, 1], turn=0)
+    assert_illegal(game, ReplaceWild(0, card("2C"), 0), "natural only in its own place")
+    game.hands[0].append(JOKER)
+    assert_illegal(game, ReplaceWild(0, JOKER, 0), "only a natural card")
+
+
 def test_a_wild_laid_off_keeps_more_naturals_than_wilds() -> None:
     """001 "There needs to be more natural cards than wild cards in the set or run." — laying off too."""
     game = rig(new_game("may-i"), hands={0: "2C JK 4H"}, table=[(1, "7H 7S JK"), (1, "5D 6D 7D 8D")],

@@ -141,7 +141,8 @@ def replaceable(meld: Meld, rules: Rules) -> frozenset[Card]:
         if meld.kind == "run":
             out.add(make_card(meld.low + i, meld.suit))
         elif meld.rank:
-            out.update(c for c in ALL_NATURALS if (c & 15) == meld.rank and not rules.is_wild(c))
+            # a black 2 of may-i is natural in a set of 2s (decision 9)
+            out.update(c for c in ALL_NATURALS if (c & 15) == meld.rank and (meld.rank == 2 or not rules.is_wild(c)))
     result = frozenset(out)
     if len(cache) > 50_000:
         cache.clear()

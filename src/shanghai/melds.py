@@ -118,8 +118,17 @@ class Meld:
         raise InvalidMeldError("say which end of the run the card goes on (low or high)")
 
     def replace_wild(self, natural: Card, rules: Rules) -> tuple[Meld, Card]:
-        """Put ``natural`` where a wild stands for it; returns the new meld and the freed wild."""
-        if rules.is_wild(natural):
+        """Put ``natural`` where a wild stands for it; returns the new meld and the freed wild. A black 2
+        of may-i is natural in its own place (decision 9), so it replaces the wild that stands for it.
+
+        >>> from shanghai.rules import preset
+        >>> from shanghai.cards import parse_cards, parse_card
+        >>> run = make_meld(parse_cards("AS JK 3S 4S"), preset("may-i"))
+        >>> new, freed = run.replace_wild(parse_card("2S"), preset("may-i"))
+        >>> new.text(), card_text(freed)
+        ('AS 2S 3S 4S', 'JK')
+        """
+        if natural == JOKER or (rules.is_wild(natural) and (natural & 15) != 2):
             raise InvalidMeldError(f"{card_text(natural)} is wild: only a natural card replaces a wild")
         for i, c in enumerate(self.cards):
             if not self.is_wild_at(i, rules):
@@ -133,6 +142,9 @@ class Meld:
             if self.kind == "run":
                 return _check_run_layout(cards, self.suit, self.low, rules), c
             return check_set(cards, rules, rank=self.rank), c
+        if rules.is_wild(natural):
+            raise InvalidMeldError(f"{card_text(natural)} is wild, and natural only in its own place: no wild "
+                                   f"in {self.text()} stands for it")
         raise InvalidMeldError(f"no wild in {self.text()} stands for {card_text(natural)}")
 
 
