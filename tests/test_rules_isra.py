@@ -257,6 +257,14 @@ def test_two_runs_of_one_suit_may_touch_a_long_run_laid_as_two() -> None:
     assert [tm.meld.text() for tm in game.table] == ["3H 4H 5H 6H", "7H 8H 9H 10H"]
 
 
+def test_a_run_may_be_laid_highest_card_first() -> None:
+    """000 "A RUN is a group of FOUR or more cards in running order in the same suit": in order either way
+    (a run read backwards, as ``shanghai judge meld`` reads it); on the table it lies lowest first."""
+    game = rig(new_game("isra"), hands={0: "7S 7H 7D 8D 7C 6C 5C 4C 2H"}, turn=0, round_number=2)
+    game.apply(GoDown(0, (spec("set", "7S 7H 7D"), spec("run", "7C 6C 5C 4C"))))
+    assert [tm.meld.text() for tm in game.table] == ["7S 7H 7D", "4C 5C 6C 7C"]
+
+
 def test_a_run_is_four_cards_of_one_suit_in_order() -> None:
     """000 "A RUN is a group of FOUR or more cards in running order in the same suit.  All cards must be
     of the same suit." """

@@ -578,7 +578,7 @@ class Game:
         melds: list[Meld] = []
         for spec in specs:
             try:
-                meld = check_set(spec.cards, rules) if spec.kind == "set" else check_run(spec.cards, rules)
+                meld = check_set(spec.cards, rules) if spec.kind == "set" else _run_either_way(spec.cards, rules)
             except InvalidMeldError as exc:
                 raise IllegalActionError(f"{spec}: {exc}") from exc
             melds.append(meld)
@@ -1056,3 +1056,15 @@ _HANDLERS: dict[type, Callable[[Game, Any], None]] = {
 }
 
 from shanghai.engine.legal import legal_list  # noqa: E402  (legal.py needs Phase, above)
+
+
+def _run_either_way(cards: Sequence[Card], rules: Rules) -> Meld:
+    """A run given lowest card first, or highest first (as ``make_meld`` reads it); the reason given
+    is the one for the order as written."""
+    try:
+        return check_run(cards, rules)
+    except InvalidMeldError as exc:
+        try:
+            return check_run(tuple(reversed(cards)), rules)
+        except InvalidMeldError:
+            raise exc from None
