@@ -86,6 +86,26 @@ def test_the_cut_made_puts_fifty_points_on_every_other_player() -> None:
         assert result.points[seat] == base + (0 if seat == cutter else 50)
 
 
+def test_the_cut_counts_in_a_round_nobody_goes_out() -> None:
+    """000 "If a person GOT THE CUT,then 50 extra points are added to all other person's scores." — with
+    no condition on the round's end: docs/rules.md decision 24, here a round ended by the turn guard
+    (decision 25, one turn a round as a house rule)."""
+    game = new_game("isra", players=4, seed=3, rules=preset("isra").changed(max_turns_per_round=1))
+    cutter = game.turn
+    game.apply(Cut(cutter, 45))
+    game.cut = CutResult(cutter, 45, 45, 45)
+    seat = game.turn
+    game.apply(DrawStock(seat))
+    while game.phase != Phase.PLAY:  # nobody buys
+        game.apply(Pass(game.to_act()[0]))
+    game.apply(Discard(seat, game.hands[seat][0]))
+    result = game.round_results[-1]
+    assert result.went_out is None and game.round_number == 2
+    for s in range(4):
+        held = sum(game.rules.points(c) for c in result.hands[s])
+        assert result.points[s] == held + (0 if s == cutter else 50)
+
+
 def test_the_cut_takes_place_every_round_passing_clockwise() -> None:
     """000 "The cut takes place every round. The deal and cut are then passed onto a new person every
     round moving clockwise." """
