@@ -321,6 +321,11 @@ def test_resume_without_a_saved_game_is_bad_input(tmp_path: Path, capsys: pytest
     args = parser.parse_args(["--resume", "--record", str(tmp_path / "none.jsonl")])
     assert run_play(args, input_fn=scripted([]), output_fn=lambda s: None) == 2
     assert "no saved game in" in capsys.readouterr().err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("garbage\n", encoding="utf-8")  # not a record: bad input, as replay and coach say
+    args = parser.parse_args(["--resume", "--record", str(bad)])
+    assert run_play(args, input_fn=scripted([]), output_fn=lambda s: None) == 2
+    assert "cannot resume the game in" in capsys.readouterr().err
 
 
 def test_run_play_new_game_then_resume(tmp_path: Path) -> None:
@@ -338,9 +343,10 @@ def test_run_play_new_game_then_resume(tmp_path: Path) -> None:
     assert "Zoe" in text_of(out)
     # --resume continues it; EOF behaves like quit
     out.clear()
-    args = parser.parse_args(["--resume", "--record", str(path)])
+    args = parser.parse_args(["--resume", "--record", str(path), "--rules", "isra", "--players", "6"])
     assert run_play(args, input_fn=scripted([]), output_fn=out.append) == 0
     assert f"Resuming after {n} actions" in text_of(out)
+    assert "its own rules, players and seed stand (--players not used)" in text_of(out)
     assert "Game saved to" in text_of(out)
     assert GameRecord.load(path).replay().snapshot() == game.snapshot()
     # a new game in the same file keeps the unfinished one aside

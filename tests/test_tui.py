@@ -352,8 +352,11 @@ def test_resume_refuses_a_missing_or_finished_game(tmp_path: Path, capsys: pytes
 
     parser = argparse.ArgumentParser()
     add_play_arguments(parser)
-    assert run_tui(parser.parse_args(["--resume", "--record", str(tmp_path / "none.jsonl")])) == 1
+    assert run_tui(parser.parse_args(["--resume", "--record", str(tmp_path / "none.jsonl")])) == 2
     assert "no saved game" in capsys.readouterr().err
+    (tmp_path / "bad.jsonl").write_text("garbage\n", encoding="utf-8")  # not a record: bad input too
+    assert run_tui(parser.parse_args(["--resume", "--record", str(tmp_path / "bad.jsonl")])) == 2
+    assert "cannot resume the game in" in capsys.readouterr().err
     game = Game.new(preset("isra-junior"), 3, 1)
     s = GameSession(game, ["A", "B", "C"], [HUMAN, "greedy", "greedy"], tmp_path / "done.jsonl")
     s.bots[0] = s.bots[1]  # the computer plays the person's seat too, to the end of the game

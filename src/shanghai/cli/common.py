@@ -13,7 +13,8 @@ from shanghai.rules import AnyRules, ManipulationRules, Rules, game_rules
 
 # Exit statuses of every command.
 EXIT_OK = 0
-EXIT_NO = 1        # a valid question answered "no" (invalid meld, unmet contract), or a bad record
+EXIT_NO = 1        # a valid question answered "no" (invalid meld, unmet contract), or a record whose actions
+#                    the rules refuse (a file that is no record at all is bad input)
 EXIT_USAGE = 2     # bad input: unknown card, preset, option, round, player count, unreadable file
 
 

@@ -228,6 +228,9 @@ def review_command(record: Path, seat_name: str | None = None) -> str:
     return " ".join(words)
 
 
+_PLAY_DEFAULTS: dict[str, object] = {"rules": "isra", "players": 4}  # add_play_arguments' defaults
+
+
 def load_saved_game(path: Path) -> tuple[GameRecord, AnyGame]:
     """The game saved in ``path`` (a record), replayed; ``OSError`` or ``ShanghaiError`` when it
     cannot be read or replayed."""
@@ -1342,9 +1345,19 @@ def run_play(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input
         if not path.exists():
             return fail(f"no saved game in {path} to resume; start one without --resume")
         try:
-            record, game = load_saved_game(path)
-        except (ShanghaiError, OSError) as exc:
+            record = GameRecord.load(path)
+        except (ShanghaiError, OSError) as exc:  # not a record: bad input, as replay and coach say
+            return fail(f"cannot resume the game in {path}: {exc}")
+        try:
+            game = record.replay()
+        except ShanghaiError as exc:  # a record whose actions the rules refuse
             return fail(f"cannot resume the game in {path}: {exc}", 1)
+        ignored = [f"--{k.replace('_', '-')}" for k, v in (("rules", args.rules), ("players", args.players),
+                                                           ("seed", args.seed), ("option", args.option))
+                   if v not in (None, [], _PLAY_DEFAULTS.get(k))]
+        if ignored:
+            output_fn(f"Resuming the saved game: its own rules, players and seed stand ({', '.join(ignored)} "
+                      f"not used).")
         if record.cut_off is not None:
             output_fn(cut_off_note(path, record.cut_off))
         if isinstance(game, ManipulationGame):

@@ -29,6 +29,7 @@ from shanghai.cli.common import split_options
 from shanghai.cli.play import BOT_NAMES, cut_off_note, keep_unfinished, record_path, resume_command
 from shanghai.engine.game import Game
 from shanghai.engine.manipulation import ManipulationGame
+from shanghai.engine.record import GameRecord
 from shanghai.errors import ShanghaiError
 from shanghai.rules import OTHER_GAMES, PRESETS, ManipulationRules, preset
 from shanghai.rules.describe import describe
@@ -363,7 +364,12 @@ def run_tui(args: argparse.Namespace) -> int:
         if not path.exists():
             print(f"shanghai play: no saved game in {path} to resume; start one without --resume",
                   file=sys.stderr)
-            return 1
+            return 2
+        try:
+            GameRecord.load(path)
+        except (ShanghaiError, OSError, ValueError) as exc:  # not a record: bad input (2), as in the plain game
+            print(f"shanghai play: cannot resume the game in {path}: {exc}", file=sys.stderr)
+            return 2
         try:
             session = resume_session(path, settings.level)
         except (ShanghaiError, OSError, ValueError) as exc:
