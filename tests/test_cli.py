@@ -329,8 +329,13 @@ def test_batch_contract_and_bad_lines(capsys: pytest.CaptureFixture[str],
         json.dumps({"cards": hand, "round": 3}),
         json.dumps({"cards": hand, "round": 1, "rules": "nope"}),
         json.dumps({"cards": hand, "round": 1, "rules": "manipulation"}),
+        json.dumps({"cards": hand, "round": True}),
+        json.dumps({"cards": hand, "round": 1, "extra": 5}),
     ]
     code, answers = run_batch(capsys, monkeypatch, lines, "judge", "contract", "--rules", "isra", "--batch")
+    # a key no question asks is refused, and values are quoted as JSON writes them
+    assert answers[-2] == {"error": "line 10: round must be a whole number, not true"}
+    assert answers[-1]["error"].startswith("line 11: unknown key 'extra'")
     assert code == 2
     assert len(answers) == len(lines)
     assert answers[0]["satisfied"] is True and answers[0]["leftover_points"] == 10

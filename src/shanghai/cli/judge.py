@@ -168,7 +168,7 @@ def _answer(kind: str, cards: list[Card], rules: AnyRules, round_number: int | N
 
 def _round_value(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise CliError(f"round must be a whole number, not {value!r}")
+        raise CliError(f"round must be a whole number, not {json.dumps(value)}")  # in JSON's words
     return int(value)
 
 
@@ -196,10 +196,16 @@ def _batch(kind: str, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -
             if not isinstance(obj, dict):
                 raise CliError("expected a JSON object such as {\"cards\": [\"7H\", \"7S\", \"JK\"]}")
             card_key = "hand" if kind == "table" else "cards"
+            known = {card_key, "rules", "options", *(("round",) if kind == "contract" else ()),
+                     *(("table",) if kind == "table" else ())}
+            unknown = sorted(set(obj) - known)
+            if unknown:
+                raise CliError(f"unknown key {unknown[0]!r}: a line of 'judge {kind} --batch' has "
+                               f"{', '.join(sorted(known))}")
             if card_key not in obj:
                 raise CliError(f"the line has no \"{card_key}\"")
             if not isinstance(obj[card_key], str | list):
-                raise CliError(f"\"{card_key}\" must be a list of card texts, not {obj[card_key]!r}")
+                raise CliError(f"\"{card_key}\" must be a list of card texts, not {json.dumps(obj[card_key])}")
             table: tuple[Meld, ...] = ()
             if kind == "table":
                 if not isinstance(obj.get("table", ""), str):
@@ -207,7 +213,7 @@ def _batch(kind: str, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -
                 table = parse_table(obj.get("table", ""))
             if "rules" in obj:
                 if not isinstance(obj["rules"], str):
-                    raise CliError(f"\"rules\" must be a preset name, not {obj['rules']!r}")
+                    raise CliError(f"\"rules\" must be a preset name, not {json.dumps(obj['rules'])}")
                 name: str | None = obj["rules"]
                 options = obj.get("options", [])
             else:
@@ -215,7 +221,7 @@ def _batch(kind: str, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -
             if isinstance(options, str):
                 options = [options]
             if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
-                raise CliError(f"\"options\" must be a list of option names, not {options!r}")
+                raise CliError(f"\"options\" must be a list of option names, not {json.dumps(options)}")
             rules = rules_for(name, split_options(options))
             round_number = _round_value(obj["round"]) if "round" in obj else getattr(args, "round", None)
             cards = read_cards(obj[card_key])
@@ -265,7 +271,8 @@ def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]
                     "Cards are texts like 10H, TH, QS, 2C, AS, JK (joker); case does not matter. "
                     "With --batch, reads JSON lines {\"cards\": [...], \"round\": N, \"rules\": PRESET} "
                     "on stdin and writes one JSON answer per line.",
-        epilog="Exit status: 0 yes (valid / satisfied / scored), 1 no, 2 bad input.")
+        epilog="Exit status: 0 yes (valid / satisfied / scored), 1 no, 2 bad input. With --batch the "
+               "answers are in the lines: exit 0 when every line was read, 2 when one could not be.")
     questions = judge.add_subparsers(dest="question", metavar="QUESTION", required=True)
     specs = [
         ("meld", "is this one legal set or run?",
@@ -294,8 +301,9 @@ def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]
                            help="the round (1-based) whose contract to check; required unless every "
                                 "batch line gives \"round\"")
         p.add_argument("--batch", action="store_true",
-                       help="read JSON lines on stdin instead of cards; a bad line yields "
-                            "{\"error\": ...} and exit status 2 at the end")
+                       help="read JSON lines on stdin instead of cards, answer each on a line of stdout "
+                            "(the yes or no is in the answer); a bad line yields {\"error\": ...} and exit "
+                            "status 2 at the end, otherwise 0")
         if name == "table":
             p.add_argument("--table", "-t", metavar="MELDS", default="",
                            help="the table's melds, separated by |, e.g. \"7H 7S 7D | 4C 5C 6C\" "
