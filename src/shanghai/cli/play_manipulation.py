@@ -41,6 +41,7 @@ Commands (case does not matter; cards as 7H, 10D or TD, QS):
   draw                  draw a card (only when no card of your hand can be placed)
   pass                  when the stock is empty and no card can be placed
   hint                  which cards can be placed now
+  moves                 the moves offered: the largest play, each card that can be placed alone
   look                  show the table again (or just press Enter)
   scores                the scores so far              help   this text
   quit                  save and stop; 'shanghai play --resume' continues the game"""
@@ -103,6 +104,7 @@ class ManipulationTextGame:
                  f"{g.rules.target_score} points loses.")
         self.out("Meld sets (3 or 4 of a rank, suits all different) and runs (3+ of a suit, ace low), add")
         self.out("to the table and rearrange it freely: every meld must be legal when your turn ends.")
+        self.out(f"Seed {g.seed}." + (f" The game is saved after every move in {self.record}." if self.record else ""))
         self.out("Type 'help' for the commands." + (" (Game resumed.)" if resumed else ""))
         try:
             while not g.is_over:
@@ -180,13 +182,14 @@ class ManipulationTextGame:
         g, v = self.game, self.view()
         self.out(RULE)
         self.out(f"Hand {v.hand_number} · dealer {self.names[v.dealer]} · stock {v.stock_size}")
-        others = " · ".join(f"{self.names[s]} {n} card{'s' if n != 1 else ''} ({v.totals[s]} pts)"
+        others = " · ".join(f"{self.names[s]} {n} card{'s' if n != 1 else ''} (total {v.totals[s]})"
                             for s, n in enumerate(v.hand_counts) if s != self.human)
         self.out(f"Players: {others}")
         self.out("Table:")
         for line in table_lines(v.table):
             self.out(line)
-        self.out(f"Your hand ({len(v.hand)}, {v.totals[self.human]} pts): {cards_text(v.hand)}")
+        self.out(f"Your hand ({len(v.hand)} card{'s' if len(v.hand) != 1 else ''}; your total "
+                 f"{v.totals[self.human]}): {cards_text(v.hand)}")
         if v.drawn:
             self.out(f"You drew {cards_text(v.drawn)}.")
         if not g.can_meld():
@@ -210,6 +213,11 @@ class ManipulationTextGame:
                 raise _Quit
             if verb == "scores":
                 self._scores()
+                return False
+            if verb == "moves":
+                self.out("Moves offered (any other play that leaves a legal table is allowed too):")
+                for a in v.legal:
+                    self.out(f"  {str(a).split(' ', 1)[1]}")
                 return False
             if verb == "hint":
                 self.out(self._hint(v))
