@@ -467,6 +467,14 @@ def test_a_layoff_that_fits_neither_end_says_once_what_would() -> None:
                     f"goes on it"], said
 
 
+def test_down_without_the_contract_says_so_plainly() -> None:
+    tg, out = playing_position("isra", 2)
+    tg.game.hands[0] = parse_cards("2S 3S 4S 10S AH 4H 5H KH AD 2D 8C 9C")  # no set of 3, no wild
+    tg.input_fn = scripted(["down"])
+    tg.step()
+    assert "Not allowed: your hand does not meet the contract (2 sets of 3)" in out, out
+
+
 def test_the_engines_reasons_name_players_not_seat_numbers() -> None:
     tg, out = playing_position("isra", 2)
     tg.input_fn = scripted(["draw"])

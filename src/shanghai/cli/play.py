@@ -792,9 +792,7 @@ class TextGame:
             if suggested is None:
                 if game.phase == Phase.PLAY and game.turn == seat and not game.down[seat] \
                         and game.pending_wild is None:
-                    raise IllegalActionError(
-                        f"your hand does not meet the contract ({game.contract.text()}) in a way that "
-                        f"leaves a legal end of turn")
+                    raise IllegalActionError(game.no_go_down_reason(seat))
                 raise IllegalActionError(self._reason(GoDown(seat, ())))
             self.out("Suggested: " + self._describe_go_down(suggested.melds))
             answer = self.ask("Go down with these melds? [Y/n] ")

@@ -965,6 +965,15 @@ class Game:
         """``legal_actions`` as a new list, in the same order (the cheapest way to get them all)."""
         return legal_list(self, seat)
 
+    def no_go_down_reason(self, seat: int) -> str:
+        """Why ``seat``, in turn and not down, has no go-down to offer: the hand lacks the contract, or
+        holds it only in ways that leave no legal end of the turn."""
+        contract = self.rules.contract(self.round_index + 1)
+        if solve_contract(self.hands[seat], contract, self.rules) is None:
+            return f"your hand does not meet the contract ({contract.text()})"
+        return (f"your hand meets the contract ({contract.text()}) only in ways that leave no legal end of "
+                f"the turn (the last card may not be discarded, or a card must be kept to discard)")
+
     def best_go_down(self, seat: int) -> GoDown | None:
         """The go-down leaving the fewest points that the rules let this seat make now."""
         if self.phase is not _PLAY or seat != self.turn or self.down[seat] or self.pending_wild:

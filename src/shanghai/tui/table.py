@@ -528,8 +528,7 @@ class TableScreen(CardTable[PlayerView, Applied]):
         if not offers:
             if v.phase == Phase.PLAY and v.turn == self.viewer and not v.down[self.viewer] \
                     and v.pending_wild is None:
-                self.refuse(f"your hand does not meet the contract ({v.contract}) in a way that leaves a "
-                            f"legal end of turn")
+                self.refuse(self.session.game.no_go_down_reason(self.viewer))
             else:
                 self.refuse(self._reason(GoDown(self.viewer, ())) or "you cannot go down now")
             return
