@@ -342,7 +342,12 @@ _HANDLERS: dict[str, Callable[[ScorePadStore, argparse.Namespace, TextIO, TextIO
 def hands_from_options(pad: ScorePad, points: Sequence[str], cards: Sequence[str],
                        went_out: int | None) -> dict[int, HandEntry]:
     """The hands of ``--points`` (all in seat order, or by name) and ``--cards NAME=CARDS``."""
-    items = [i.strip() for p in points for i in p.split(",") if i.strip()]
+    raw = [i.strip() for p in points for i in p.split(",")]
+    if any(not i for i in raw) and any(raw):
+        where = next(n for n, i in enumerate(raw, 1) if not i)
+        raise ScorePadError(f"--points item {where} of {len(raw)} is empty ({','.join(raw)}): give a number "
+                            f"for every player")
+    items = [i for i in raw if i]
     named = [i for i in items if "=" in i]
     hands: dict[int, HandEntry] = {}
     if items and not named:
