@@ -362,6 +362,8 @@ def test_batch_score_per_line_rules(capsys: pytest.CaptureFixture[str], monkeypa
 
 @pytest.mark.parametrize(("argv", "named"), [
     (["judge", "meld", "--rules", "isra", "5D", "1X", "7D"], "'1X'"),
+    (["play", "--plain", "--pause", "-1"], "--pause is a number of seconds from 0 to 3600, not -1"),
+    (["play", "--plain", "--take-back", "nan"], "--take-back is a number of seconds"),
     (["judge", "score", "--rules", "isra", "QQ"], "'QQ'"),
     (["judge", "meld", "--rules", "nosuch", "5D", "6D", "7D", "8D"], "'nosuch'"),
     (["judge", "contract", "--rules", "isra", "--round", "8", "5D"], "8"),

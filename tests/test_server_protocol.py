@@ -148,6 +148,7 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None
     assert "--port must be" in err and "cannot open the database: (sqlite3.OperationalError)" in err
     assert "--db 'nope://x' is not a database URL this server can use" in err and "no such directory" in err
     assert "--review-deals is 0 (weigh nothing) or at least 2, not 1" in err
+    assert "--buy-seconds must be a number from 0 to 600" in err  # the option's name, not the setting's
 
 
 def test_the_coachs_review_is_worked_out_once_a_seat(tmp_path: Path) -> None:

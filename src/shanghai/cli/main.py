@@ -168,6 +168,10 @@ def _play(argv: Sequence[str]) -> int:
     args = _parse(parser, argv)
     if isinstance(args, int):
         return args
+    for option, value in (("--pause", args.pause), ("--buy-timeout", args.buy_timeout),
+                          ("--take-back", args.take_back)):
+        if not 0 <= value <= 3600:  # NaN too
+            raise CliError(f"{option} is a number of seconds from 0 to 3600, not {value:g}")
     if not args.plain and _on_a_terminal():
         try:
             tui = importlib.import_module("shanghai.tui.app")

@@ -74,8 +74,11 @@ def run(args: argparse.Namespace) -> int:
                                        "standin_seconds": args.standin_seconds,
                                        "take_back_seconds": args.take_back_seconds,
                                        "idle_seconds": args.idle_seconds, "hints": not args.no_hints})
-    except ValueError as exc:
-        raise CliError(str(exc)) from exc
+    except ValueError as exc:  # the settings' field names, in the options' words
+        message = str(exc)
+        for field in ("buy_seconds", "bot_pause", "standin_seconds", "take_back_seconds", "idle_seconds"):
+            message = message.replace(field, "--" + field.replace("_", "-"))
+        raise CliError(message) from exc
     review_deals = REVIEW_DEALS if args.review_deals is None else args.review_deals
     if review_deals < 0 or review_deals == 1:
         raise CliError(f"--review-deals is 0 (weigh nothing) or at least 2, not {review_deals}")
