@@ -236,7 +236,7 @@ def _batch(kind: str, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -
 
 
 def run_judge(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    """Run ``shanghai judge meld|contract|score`` from parsed arguments."""
+    """Run ``shanghai judge meld|contract|score|table`` from parsed arguments."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     kind: str = args.question
@@ -262,11 +262,11 @@ def run_judge(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Tex
 
 
 def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
-    """The ``judge`` command and its three questions."""
+    """The ``judge`` command and its four questions."""
     judge = sub.add_parser(
         "judge", help="the table judge, JSON out: 'judge meld' (is this a legal set or run?), 'judge "
                       "contract' (does this hand meet round N's contract?), 'judge score' (what do these "
-                      "cards count?)",
+                      "cards count?), 'judge table' (manipulation rummy: the best play onto a table)",
         description="The table judge: answers one question as one JSON object on stdout. "
                     "Cards are texts like 10H, TH, QS, 2C, AS, JK (joker); case does not matter. "
                     "With --batch, reads JSON lines {\"cards\": [...], \"round\": N, \"rules\": PRESET} "

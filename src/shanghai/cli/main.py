@@ -129,7 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--guide", action="store_true",
                        help="how to play, for a newcomer: the preset in a few short steps (the contract games)")
     rules.add_argument("--option", "-o", action="append", metavar="OPT",
-                       help=f"an option of {', '.join(OPTION_PRESETS)} (repeatable): {', '.join(OPTIONS)}")
+                       help=f"an option of {', '.join(OPTION_PRESETS)} (repeatable): {', '.join(OPTIONS)}; "
+                            f"of manipulation: target=N (the target score)")
     rules.set_defaults(run=run_rules)
 
     add_judge_parser(sub, _judge_common)
