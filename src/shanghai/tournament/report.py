@@ -190,6 +190,10 @@ def read_game_records(lines: Iterable[str], name: str = "file") -> list[dict[str
     return games
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _fmt_ci(ci: list[float] | None, digits: int = 1) -> str:
     return "n/a" if ci is None else f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
 
@@ -201,18 +205,19 @@ def text(summary: dict[str, Any], seconds: float | None = None) -> str:
         f"rules:    {summary['rules']}{opts}",
         *([f"rounds:   only {', '.join(map(str, summary['rounds']))}"] if summary.get("rounds") else []),
         f"seats:    {', '.join(summary['seats'])}",
-        f"games:    {summary['games']} ({summary['deals']} deals x {summary['rotations']} rotations), "
-        f"seed {summary['seed']}",
+        f"games:    {summary['games']} ({_count(summary['deals'], 'deal')} x "
+        f"{_count(summary['rotations'], 'rotation')}), seed {summary['seed']}",
     ]
+    manipulation = summary.get("game") == "manipulation"  # hands, no contracts, buys or slams
     if seconds is not None:
         lines.append(f"seconds:  {seconds:.2f}")
     lines.append("scores are penalty points: lower is better; 95% intervals (means: over deals)")
     lines.append("")
     width = max([10, *(len(p["seat_spec"]) for p in summary["players"])])  # names with settings run long
     header = (f"{'player':<{width}} {'games':>6} {'wins':>8} {'win rate [95% CI]':>24} "
-              f"{'mean score [95% CI]':>28} {'pts/round [95% CI]':>26} "
-              f"{'went out' if summary.get('game') == 'manipulation' else 'contract':>9} {'buys/rd':>8} "
-              f"{'slams':>6}")
+              f"{'mean score [95% CI]':>28} {'pts/hand [95% CI]' if manipulation else 'pts/round [95% CI]':>26} "
+              f"{'went out' if manipulation else 'contract':>9}"
+              + ("" if manipulation else f" {'buys/rd':>8} {'slams':>6}"))
     lines.append(header)
     for p in summary["players"]:
         win = f"{p['win_rate']:.3f} {_fmt_ci(p['win_rate_ci'], 3)}"
@@ -220,7 +225,10 @@ def text(summary: dict[str, Any], seconds: float | None = None) -> str:
         ppr = f"{p['points_per_round']:.1f} {_fmt_ci(p['points_per_round_ci'])}"
         rate = p.get("contract_rate", p.get("out_rate", 0.0))
         lines.append(f"{p['seat_spec']:<{width}} {p['games']:>6} {p['wins']:>8.2f} {win:>24} {score:>28} "
-                     f"{ppr:>26} {rate:>9.3f} {p['buys_per_round']:>8.3f} {p['slams']:>6}")
+                     f"{ppr:>26} {rate:>9.3f}"
+                     + ("" if manipulation else f" {p['buys_per_round']:>8.3f} {p['slams']:>6}"))
+    if 1 < summary["deals"] < 10:
+        lines.append("(few deals: the intervals of the means are wide, and may reach below 0)")
     if summary["deals"] > 1:
         lines.append("")
         lines.append("win rate with the deal as the unit (its rotations share its cards), 95% t interval:")
