@@ -37,8 +37,8 @@ from shanghai.engine.actions import Action, Buy, Discard, DrawStock, Pass, TakeD
 from shanghai.engine.game import Game, Phase
 from shanghai.engine.view import PlayerView, view
 from shanghai.rules import preset
+from shanghai.stats import paired_difference, wilson_interval
 from shanghai.tournament.runner import deal_seed, entrant_at, tournament_seat_seed
-from shanghai.tournament.stats import paired_difference, wilson_interval
 
 PEEKS = ("none", "draw", "buy", "both", "all")
 PLAYERS = 4

@@ -23,8 +23,8 @@ import sys
 from pathlib import Path
 
 from shanghai.cli.common import print_out
+from shanghai.stats import PairedDifference, paired_difference
 from shanghai.tournament.report import read_game_records
-from shanghai.tournament.stats import PairedDifference, paired_difference
 
 Game = dict[str, object]
 

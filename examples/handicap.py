@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 
 from shanghai.cli.common import print_out
+from shanghai.stats import handicap_win_share
 from shanghai.tournament.report import read_game_records
-from shanghai.tournament.stats import handicap_win_share
 
 
 def handicap_table(lines: list[str], points: list[float], player: str | None,

@@ -40,8 +40,8 @@ from shanghai.engine.determinize import PublicRound
 from shanghai.engine.game import Game
 from shanghai.engine.view import PlayerView, view
 from shanghai.rules import Rules, preset
+from shanghai.stats import mean_ci, paired_difference
 from shanghai.tournament.runner import deal_seed, entrant_at, tournament_seat_seed
-from shanghai.tournament.stats import mean_ci, paired_difference
 
 PLAYERS = 4
 

@@ -25,6 +25,7 @@ from shanghai.bots.registry import (
 from shanghai.bots.search import SearchPlayer, greedy_policy
 from shanghai.cli.main import main
 from shanghai.rules import MANIPULATION, preset
+from shanghai.stats import mean_ci, paired_difference, t_quantile, wilson_interval
 from shanghai.tournament.report import result_from_records, summarize
 from shanghai.tournament.runner import (
     DealTask,
@@ -34,7 +35,6 @@ from shanghai.tournament.runner import (
     play_deal,
     run_tournament,
 )
-from shanghai.tournament.stats import mean_ci, paired_difference, t_quantile, wilson_interval
 
 # -- statistics -----------------------------------------------------------------------------------
 Z = 1.959963984540054

@@ -55,6 +55,7 @@ from shanghai.engine.games import AnyAction, AnyGame
 from shanghai.engine.record import GameRecord
 from shanghai.engine.view import MeldView, PlayerView, view
 from shanghai.rules import ManipulationRules
+from shanghai.stats import t_quantile
 
 REVIEW_DEALS = 16  # the interfaces' reviews weigh each difference over this many deals (seconds a game)
 REVIEW_BUDGET = 800  # and a whole review over at most this many (50 differences at 16; about 25 s on one core)
@@ -121,14 +122,18 @@ class Cost:
     """What playing one move instead of the coach's cost a seat: its points at the end of the
     round after the played move minus after the coach's, over ``deals`` samples of the cards it
     could not see (positive: the played move cost points; negative: it did better than the
-    coach's). ``margin`` is twice the standard error, about a 95% interval either side.
+    coach's). ``margin`` is the half-width of the 95% interval: the standard error times Student's t
+    quantile for ``deals - 1`` degrees of freedom (about 2 for many deals, 12.7 for two), so that a
+    few deals are not taken for clear evidence.
 
     >>> Cost(12.0, 4.0, 16).words()
-    'cost about 12 points this round (12 ± 8, over 16 deals of the cards you could not see)'
+    'cost about 12 points this round (12 ± 9, over 16 deals of the cards you could not see)'
     >>> Cost(-3.0, 4.0, 16).words()
-    'no clear difference: -3 ± 8 points this round, over 16 deals of the cards you could not see'
+    'no clear difference: -3 ± 9 points this round, over 16 deals of the cards you could not see'
     >>> Cost(-1.2, 0.2, 16).words()
     "came out about 1 point better than the coach's move (-1.2 ± 0.4, over 16 deals of the cards you could not see)"
+    >>> Cost(40.0, 5.0, 2).clear  # two deals: 40 ± 64
+    False
     """
 
     points: float
@@ -137,7 +142,7 @@ class Cost:
 
     @property
     def margin(self) -> float:
-        return 2 * self.error
+        return t_quantile(0.975, max(1, self.deals - 1)) * self.error
 
     @property
     def clear(self) -> bool:

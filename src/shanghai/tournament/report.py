@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from shanghai.rules import AnyRules, ManipulationRules
+from shanghai.stats import mean_ci, paired_difference, wilson_interval
 from shanghai.tournament.runner import GameOutcome, SeatOutcome, TournamentResult
-from shanghai.tournament.stats import mean_ci, paired_difference, wilson_interval
 
 Interval = tuple[float, float] | None
 

@@ -1,4 +1,4 @@
-"""Pure statistics for tournaments: Wilson intervals, means with t intervals, paired differences.
+"""Pure statistics (tournaments, the coach): Wilson intervals, means with t intervals, paired differences.
 
 Only the standard library is used (Student's t quantile comes from the regularized incomplete beta
 function, inverted by bisection), so the package keeps no run-time dependencies.
