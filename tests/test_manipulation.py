@@ -32,7 +32,7 @@ from shanghai.engine.manipulation import (
 )
 from shanghai.engine.record import GameRecord
 from shanghai.errors import IllegalActionError, InconsistentRulesError, OtherGameError
-from shanghai.rules import MANIPULATION, game_rules, preset
+from shanghai.rules import MANIPULATION, ManipulationRules, game_rules, preset
 from shanghai.table_solver import check_meld, parse_table
 
 QUICK = MANIPULATION.changed(target_score=4)
@@ -45,8 +45,8 @@ def C(text: str) -> list[int]:
 def position(hands: list[str], table: str = "", stock: str = "", turn: int = 0,
              rules: object = MANIPULATION) -> ManipulationGame:
     """A game set to a given position (the stock's top is its last card)."""
-    assert rules is MANIPULATION or rules is QUICK
-    game = ManipulationGame.new(QUICK if rules is QUICK else MANIPULATION, len(hands), seed=1)
+    assert isinstance(rules, ManipulationRules)
+    game = ManipulationGame.new(rules, len(hands), seed=1)
     game.hands = [C(h) for h in hands]
     game.table = parse_table(table)
     game.stock = C(stock)
@@ -179,6 +179,42 @@ def test_must_meld_when_able() -> None:
         game.apply(Pass(0))
     game.apply(PlayToTable(0, tuple(C("3C")), parse_table("7H 7S 7D | 3C 4C 5C 6C")))
     assert game.turn == 1 and C("7C") [0] in game.hands[0]
+
+
+MELD_TWO = game_rules("manipulation", ["meld-two"])
+
+
+def test_meld_two_reads_more_than_one_word_for_word() -> None:
+    """004: "If you have the ability to meld more than 1 card you are required to. However, this is not
+    to say you must meld EVERY card that can be melded, but at least more than one." — the option
+    meld-two (docs/rules.md): whoever can place two cards must place at least two; one card alone only
+    where no two can be placed."""
+    assert MELD_TWO.must_meld == "two-cards" and MELD_TWO.options == ("meld-two",)
+    game = position(["7C 8C 2D 9S QD", "KS KD", "QS JD"], table="4C 5C 6C", rules=MELD_TWO)
+    assert game.min_placed() == 2
+    assert [len(a.placed) for a in game.legal_list()] == [2]  # the largest play only
+    snap = game.snapshot()
+    with pytest.raises(IllegalActionError, match="at least two"):
+        game.apply(PlayToTable(0, tuple(C("7C")), parse_table("4C 5C 6C 7C")))
+    assert game.snapshot() == snap
+    game.apply(PlayToTable(0, tuple(C("7C 8C")), parse_table("4C 5C 6C 7C 8C")))
+    # one card is enough where only one can be placed
+    game = position(["9C 2D 9S", "KS KD", "QS JD"], table="6C 7C 8C", rules=MELD_TWO)
+    assert game.min_placed() == 1
+    game.apply(PlayToTable(0, tuple(C("9C")), parse_table("6C 7C 8C 9C")))
+    # the option travels in a record, and the default keeps the one-card reading
+    assert GameRecord.of(game, ["A", "B", "C"]).rules == MELD_TWO
+    assert MANIPULATION.must_meld == "one-card"
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy", "expert", "medium"])
+def test_meld_two_computer_players_play_only_legal_plays(kind: str) -> None:
+    game = ManipulationGame.new(MELD_TWO.changed(target_score=8), 3, seed=5)
+    players = [make_player(kind, s, MELD_TWO) for s in range(3)]
+    while not game.is_over:
+        seat = game.turn
+        game.apply(players[seat].choose(manipulation_view(game, seat)))  # an illegal play would raise
+    assert game.is_over
 
 
 def test_drawing_until_a_card_can_be_played() -> None:

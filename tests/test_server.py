@@ -614,6 +614,12 @@ def test_api_describes_presets_and_levels(server: Callable[..., Server], tmp_pat
     assert status == 200 and info["protocol"] == 2
     assert {"isra", "may-i"} <= {p["name"] for p in info["presets"]}
     assert {"random", "greedy"} <= set(info["levels"])
+    # manipulation rummy's option meld-two (004 "at least more than one", word for word) is offered
+    assert next(p for p in info["presets"] if p["name"] == "manipulation")["options"] == ["meld-two"]
+    two = srv.create(name="Ann", rules={"preset": "manipulation", "options": ["meld-two"],
+                                        "changes": {"target_score": 12}}, seats=["human", "greedy", "greedy"])
+    assert srv.http("GET", f"/api/invite/{two['invite']}")[1]["rules"] == {
+        "preset": "manipulation", "options": ["meld-two"], "changes": {"target_score": 12}}
     created = srv.create(name="Ann", rules={"preset": "may-i", "options": ["no-split"],
                                             "changes": {"buy_penalty": 2}},
                          seats=["human", "greedy", "greedy"], settings={"buy_seconds": 5})

@@ -1018,9 +1018,11 @@ def placeable_alone(table: TableLike, hand: Sequence[int]) -> frozenset[Card]:
     return frozenset(c for c in placeable_cards(table, hand) if can_place(table, [c]))
 
 
-def placeable_words(table: TableLike, hand: Sequence[int], label: Callable[[Card], str] = card_text) -> str:
+def placeable_words(table: TableLike, hand: Sequence[int], label: Callable[[Card], str] = card_text,
+                    single: bool = True) -> str:
     """The cards of the hand some play places, sorted, saying which need other cards of the hand
-    with them; empty when none can be placed.
+    with them (all of them where ``single`` is False: the rules allow no one-card play now); empty
+    when none can be placed.
 
     >>> placeable_words(parse_table("7H 7S 7D | 4C 5C 6C"), parse_cards("7C 3C JH QH KH"))
     '3C 7C alone; JH QH KH together with other cards of your hand'
@@ -1028,7 +1030,7 @@ def placeable_words(table: TableLike, hand: Sequence[int], label: Callable[[Card
     'JH QH KH, together with other cards of your hand'
     """
     cards = sorted(placeable_cards(table, hand), key=sort_key)
-    alone = placeable_alone(table, hand)
+    alone = placeable_alone(table, hand) if single else frozenset()  # single False: no one-card play
     by_itself = " ".join(label(c) for c in cards if c in alone)
     together = " ".join(label(c) for c in cards if c not in alone)
     if not together:

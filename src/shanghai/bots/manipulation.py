@@ -141,7 +141,7 @@ class ManipulationExpert:
             rest = list(view.hand)
             rest.remove(card)
             play = best_play(view.table, rest)
-            if play is None or not play.placed:
+            if play is None or len(play.placed) < min_placed(view):
                 continue
             # The reserve must fit the table this play leaves.
             if not can_place(play.table, [card]):
@@ -152,6 +152,15 @@ class ManipulationExpert:
         options.sort(key=lambda o: (o[0], o[1]))
         seat = view.seat if view.seat is not None else view.turn
         return make_play(seat, options[0][2])
+
+
+def min_placed(view: ManipulationView) -> int:
+    """The fewest cards a play may place now: 2 under ``meld-two`` when the largest play places two or
+    more (the engine's ``ManipulationGame.min_placed``, from the seat's view), else 1."""
+    largest = view.legal[0] if view.legal else None
+    if view.rules.must_meld == "two-cards" and isinstance(largest, PlayToTable) and len(largest.placed) >= 2:
+        return 2
+    return 1
 
 
 def _flexibility(play: PlayToTable, hand: tuple[Card, ...]) -> tuple[int, int]:

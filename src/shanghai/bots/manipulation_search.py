@@ -58,7 +58,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 
-from shanghai.bots.manipulation import ManipulationExpert, ManipulationExpertSettings
+from shanghai.bots.manipulation import ManipulationExpert, ManipulationExpertSettings, min_placed
 from shanghai.bots.search import mean_and_error
 from shanghai.cards import Card, make_pack, sort_key
 from shanghai.engine.manipulation import ManipulationAction, ManipulationView, PlayToTable, make_play
@@ -119,11 +119,12 @@ class ManipulationSearch:
         largest = view.legal[0]
         assert isinstance(largest, PlayToTable)
         table = [c for meld in view.table for c in meld]
+        fewest = min_placed(view)
         for card in sorted(set(largest.placed), key=sort_key):
             rest = list(view.hand)
             rest.remove(card)
             placed = most_placed(table, rest)
-            if placed:
+            if len(placed) >= fewest:
                 found.setdefault(_key(placed), None)  # as large without it, or smaller holding it back
         return list(found)
 

@@ -13,6 +13,7 @@ import zlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from shanghai.bots.manipulation import min_placed
 from shanghai.bots.player import ManipulationPlayer
 from shanghai.cards import JOKER, Card, cards_text, parse_card
 from shanghai.cli.common import seat_words
@@ -258,7 +259,7 @@ class ManipulationTextGame:
             return self._act(PlayToTable(self.human, tuple(cards), parse_table(table_part)))
         action = play_exactly(v, cards, self.human)
         if action is None:
-            can = placeable_words(v.table, v.hand)
+            can = placeable_words(v.table, v.hand, single=min_placed(v) == 1)
             tip = (f" Cards that can be placed: {can}." if can
                    else " No card of yours can be placed now.")
             self.out(f"{cards_text(cards)} cannot all be placed together.{tip}")
@@ -272,7 +273,7 @@ class ManipulationTextGame:
         return True  # after a draw the loop comes back to this player, showing the new card
 
     def _hint(self, v: ManipulationView) -> str:
-        can = placeable_words(v.table, v.hand)
+        can = placeable_words(v.table, v.hand, single=min_placed(v) == 1)
         if not can:
             return "No card can be placed: draw." if v.stock_size else "No card can be placed: pass."
         best = best_play(v.table, v.hand)

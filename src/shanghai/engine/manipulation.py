@@ -226,6 +226,12 @@ class ManipulationGame:
         """Can the player in turn place at least one card?"""
         return bool(self.best().placed)
 
+    def min_placed(self) -> int:
+        """The fewest cards a play of the player in turn may place: 2 under ``meld-two`` whenever two
+        can be placed (004 "If you have the ability to meld more than 1 card you are required to"),
+        else 1."""
+        return 2 if self.rules.must_meld == "two-cards" and len(self.best().placed) >= 2 else 1
+
     def winners(self) -> tuple[int, ...]:
         """Seats with the lowest total (ties share the win)."""
         low = min(self.totals)
@@ -254,6 +260,8 @@ class ManipulationGame:
             return
         first = make_play(s, best)
         yield first
+        if self.min_placed() > 1:
+            return  # meld-two: no one-card play while two cards can be placed
         table_ranks = {c & 15 for c in self.table_cards()}
         table_suit_ranks = {(c >> 4, c & 15) for c in self.table_cards()}
         for card in sorted(set(self.hands[s]), key=sort_key):
@@ -287,6 +295,10 @@ class ManipulationGame:
             raise IllegalActionError(f"it is seat {self.turn}'s turn, not seat {action.seat}'s")
         if isinstance(action, PlayToTable):
             new_table = self._check_play(action)
+            if len(action.placed) < self.min_placed():
+                raise IllegalActionError(
+                    "you can place more than one card, so you must place at least two (004: \"If you have "
+                    "the ability to meld more than 1 card you are required to ... at least more than one\")")
             hand = self.hands[self.turn]
             for c in action.placed:
                 hand.remove(c)

@@ -393,7 +393,11 @@ def describe_manipulation(rules: ManipulationRules) -> str:
             "Meld from hand: new sets and runs, or cards added to the table's melds. The whole table "
             "may be rearranged (the \"Shanghai\") as long as every meld is legal when the turn ends "
             "and no card leaves the table.",
-            "A player who can place a card must place at least one; how many more is their choice.",
+            ("A player who can place two cards or more must place at least two (option meld-two, 004 "
+             "word for word); one card alone only where no two can be placed. How many more is their "
+             "choice." if rules.must_meld == "two-cards" else
+             "A player who can place a card must place at least one; how many more is their choice "
+             "(option meld-two: at least two whenever two can be placed)."),
             "A player who cannot meld draws from the stock until a drawn card can be placed, plays it "
             "(other cards may go with it) and the turn ends.",
             "When the stock is empty a player who cannot meld passes; when everyone has passed in a "

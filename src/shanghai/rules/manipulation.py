@@ -24,8 +24,10 @@ from typing import Any, ClassVar, Literal
 from shanghai.errors import InconsistentRulesError
 from shanghai.rules.model import PackSpec, type_problems
 
-# What "If you have the ability to meld more than 1 card you are required to" obliges (decide).
-MustMeld = Literal["one-card"]
+# What "If you have the ability to meld more than 1 card you are required to" obliges (decide): at
+# least one card ("one-card"), or at least two whenever two can be placed ("two-cards", option meld-two).
+MustMeld = Literal["one-card", "two-cards"]
+MELD_TWO = "meld-two"  # the option that reads 004 word for word: "at least more than one"
 # The most decks a pack may have (for up to 8 players).
 MAX_DECKS = 3
 # What a player who cannot meld does when the stock is empty (decide).
@@ -94,9 +96,13 @@ class ManipulationRules:
             if key not in names:
                 raise InconsistentRulesError(
                     f"unknown rule {key!r}; rules are: " + ", ".join(sorted(names)))
-        if "target_score" in changes and self.options and "options" not in changes:
+        if "target_score" in changes and any(o.startswith("target=") for o in self.options) \
+                and "options" not in changes:
             # The option target=N names the target: it follows a changed target.
-            changes = {**changes, "options": (f"target={changes['target_score']}",)}
+            changes = {**changes, "options": tuple(f"target={changes['target_score']}" if o.startswith("target=")
+                                                   else o for o in self.options)}
+        if changes.get("must_meld") == "one-card" and MELD_TWO in self.options and "options" not in changes:
+            changes = {**changes, "options": tuple(o for o in self.options if o != MELD_TWO)}
         return dataclasses.replace(self, **changes)
 
 
@@ -125,10 +131,12 @@ def _problems(r: ManipulationRules) -> list[str]:
         return p
     if r.target_score < 1:
         p.append(f"target_score must be at least 1, not {r.target_score}")
-    if not isinstance(r.options, tuple) or any(o != f"target={r.target_score}" for o in r.options):
-        p.append(f"the only option is target=N, the target score ({r.target_score} here), not {r.options!r}")
-    if r.must_meld != "one-card":
-        p.append(f"must_meld must be 'one-card', not {r.must_meld!r}")
+    allowed = {f"target={r.target_score}", *((MELD_TWO,) if r.must_meld == "two-cards" else ())}
+    if not isinstance(r.options, tuple) or any(o not in allowed for o in r.options):
+        p.append(f"the options are target=N, the target score ({r.target_score} here), and {MELD_TWO} "
+                 f"(with must_meld 'two-cards'), not {r.options!r}")
+    if r.must_meld not in ("one-card", "two-cards"):
+        p.append(f"must_meld must be 'one-card' or 'two-cards', not {r.must_meld!r}")
     if r.empty_stock != "pass":
         p.append(f"empty_stock must be 'pass', not {r.empty_stock!r}")
     if r.card_points < 1:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from shanghai.errors import InconsistentRulesError, OtherGameError, UnknownPresetError
-from shanghai.rules.manipulation import MANIPULATION, ManipulationRules
+from shanghai.rules.manipulation import MANIPULATION, MELD_TWO, ManipulationRules
 from shanghai.rules.model import Contract, PackSpec, RoundSpec, Rules
 
 C = Contract.of
@@ -244,10 +244,20 @@ def game_rules(name: str, options: Iterable[str] = ()) -> AnyRules:
 
 
 def _other_game(rules: ManipulationRules, opts: list[str]) -> ManipulationRules:
-    """Manipulation rummy's one option, ``target=N``: the agreed target score (004: "until someone
-    reaches the target score and LOSES")."""
+    """Manipulation rummy's options: ``target=N``, the agreed target score (004: "until someone
+    reaches the target score and LOSES"), and ``meld-two``, 004's "If you have the ability to meld more
+    than 1 card you are required to ... at least more than one" word for word (docs/rules.md).
+
+    >>> r = game_rules("manipulation", ["meld-two", "target=10"])
+    >>> r.must_meld, r.target_score, r.options
+    ('two-cards', 10, ('target=10', 'meld-two'))
+    """
     target: int | None = None
+    meld_two = False
     for opt in dict.fromkeys(opts):
+        if opt == MELD_TWO:
+            meld_two = True
+            continue
         name, _, value = opt.partition("=")
         if name.strip() == "target":
             digits = value.strip()
@@ -258,7 +268,10 @@ def _other_game(rules: ManipulationRules, opts: list[str]) -> ManipulationRules:
             continue
         where = (f"applies to {', '.join(OPTION_PRESETS)}, not to {rules.name}" if opt in OPTIONS
                  else "is unknown")
-        raise InconsistentRulesError(f"option {opt!r} {where} (its option: target=N, the target score)")
-    if target is None:
+        raise InconsistentRulesError(f"option {opt!r} {where} (its options: target=N, the target score; "
+                                     f"{MELD_TWO}, at least two cards whenever two can be placed)")
+    if target is None and not meld_two:
         return rules
-    return rules.changed(target_score=target, options=(f"target={target}",))
+    options = (*((f"target={target}",) if target is not None else ()), *((MELD_TWO,) if meld_two else ()))
+    return rules.changed(target_score=target if target is not None else rules.target_score,
+                         must_meld="two-cards" if meld_two else rules.must_meld, options=options)

@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from shanghai.bots.coach import REVIEW_DEALS
 from shanghai.rules import OTHER_GAMES, PRESETS
+from shanghai.rules.manipulation import MELD_TWO
 from shanghai.rules.presets import OPTION_PRESETS, OPTIONS
 from shanghai.server.protocol import (
     MAX_BODY_BYTES,
@@ -94,7 +95,7 @@ def create_app(storage: Storage, *, defaults: Settings | None = None, static_dir
                 "options": list(OPTIONS) if r.name in OPTION_PRESETS else [], "levels": list(levels_for(r))}
                for r in PRESETS.values()]
     presets += [{"name": g.name, "title": g.title, "description": g.description, "game": game_kind(g),
-                 "min_players": g.min_players, "max_players": g.max_players, "options": [],
+                 "min_players": g.min_players, "max_players": g.max_players, "options": [MELD_TWO],
                  "levels": list(levels_for(g)), "target_score": g.target_score} for g in OTHER_GAMES.values()]
 
     async def api_info(_request: Request) -> Response:

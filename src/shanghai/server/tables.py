@@ -687,7 +687,7 @@ class Table:
         alone: list[str] = []
         if v.legal and legal[0]["action"]["verb"] == "play":
             can = placeable_cards(v.table, list(v.hand))
-            by_itself = placeable_alone(v.table, list(v.hand))
+            by_itself = placeable_alone(v.table, list(v.hand)) if game.min_placed() == 1 else frozenset()
             placeable = [card_text(c) for c in dict.fromkeys(c for c in v.hand if c in can)]
             alone = [card_text(c) for c in dict.fromkeys(c for c in v.hand if c in by_itself)]
         private = {"seat": seat, "hand": cards(v.hand), "drawn": cards(v.drawn), "placeable": placeable,
@@ -1477,8 +1477,10 @@ class Manager:
         best = legal[0]
         if best["action"]["verb"] == "play":
             n = len(best["action"]["cards"])
+            fewest = game.min_placed()
+            words = placeable_words(game.table, game.hands[conn.seat], single=fewest == 1)
             reason = (f"the largest play places {n} card{'s' if n != 1 else ''}; you may place fewer "
-                      f"(at least one). Cards that can be placed: {placeable_words(game.table, game.hands[conn.seat])}")
+                      f"(at least {'two' if fewest > 1 else 'one'}). Cards that can be placed: {words}")
         elif best["action"]["verb"] == "draw":
             reason = "no card of your hand can be placed on the table, even rearranged: draw"
         else:

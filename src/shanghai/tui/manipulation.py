@@ -22,6 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from shanghai.bots.manipulation import min_placed
 from shanghai.cards import Card, sort_key
 from shanghai.engine.actions import DrawStock, Pass
 from shanghai.engine.manipulation import (
@@ -468,7 +469,7 @@ class ManipulationScreen(CardTable[ManipulationView, ManipulationApplied]):
         action = play_exactly(v, cards, self.viewer)
         labels = " ".join(render.card_label(c) for c in cards)
         if action is None:
-            can = placeable_words(v.table, v.hand, render.card_label)
+            can = placeable_words(v.table, v.hand, render.card_label, single=min_placed(v) == 1)
             tip = (f"Cards that can be placed: {can}." if can
                    else ("No card of yours can be placed now: draw (D)." if v.stock_size
                          else "No card of yours can be placed now: pass (N)."))
@@ -501,7 +502,8 @@ class ManipulationScreen(CardTable[ManipulationView, ManipulationApplied]):
         best = best_play(v.table, v.hand)
         most = (f" The most you can place at once: {' '.join(render.card_label(c) for c in best.placed)} (B)."
                 if best is not None and best.placed else "")
-        return f"Hint: cards that can be placed (•): {placeable_words(v.table, v.hand, render.card_label)}.{most}"
+        words = placeable_words(v.table, v.hand, render.card_label, single=min_placed(v) == 1)
+        return f"Hint: cards that can be placed (•): {words}.{most}"
 
     def forget_selection(self) -> None:
         self.picked.clear()
