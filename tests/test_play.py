@@ -425,18 +425,23 @@ def test_runs_in_any_order_and_the_wilds_place_is_asked() -> None:
     assert [card_text(c) for c in tg._place_run(parse_cards("JK 6H 7H 8H"))] == ["JK", "6H", "7H", "8H"]
 
 
-def test_a_layoff_that_fits_both_ends_asks_which() -> None:
-    # A prepared position: the human is down and holds a joker that extends a run at either end.
-    rules = preset("isra")
+def down_beside_a_run(extra: str) -> tuple[TextGame, list[str], Game]:
+    """A prepared position: the human, in turn to play, is down; another player's run 5D 6D 7D 8D is on
+    the table (the last meld); ``extra`` cards join the human's hand."""
     tg, out = first_human_decision("isra", 3)
     game = tg.game
     tg.apply(DrawStock(0))
     while not (game.phase == Phase.PLAY and game.turn == 0):
         tg.step()
-    run = make_meld(parse_cards("5D 6D 7D 8D"), rules)
-    game.table.append(TableMeld(len(game.table), 1, run))
+    game.table.append(TableMeld(len(game.table), 1, make_meld(parse_cards("5D 6D 7D 8D"), game.rules)))
     game.down[0] = True
-    game.hands[0].extend(parse_cards("JK 2S"))
+    game.hands[0].extend(parse_cards(extra))
+    return tg, out, game
+
+
+def test_a_layoff_that_fits_both_ends_asks_which() -> None:
+    # the human holds a joker that extends the run at either end
+    tg, out, game = down_beside_a_run("JK 2S")
     legal = [a for a in game.legal_actions(0) if isinstance(a, LayOff) and a.card == parse_cards("JK")[0]
              and a.meld == run_id(game)]
     assert {a.end for a in legal} == {"low", "high"}
@@ -448,15 +453,7 @@ def test_a_layoff_that_fits_both_ends_asks_which() -> None:
 
 
 def test_a_layoff_that_fits_neither_end_says_once_what_would() -> None:
-    rules = preset("isra")
-    tg, out = first_human_decision("isra", 3)
-    game = tg.game
-    tg.apply(DrawStock(0))
-    while not (game.phase == Phase.PLAY and game.turn == 0):
-        tg.step()
-    game.table.append(TableMeld(len(game.table), 1, make_meld(parse_cards("5D 6D 7D 8D"), rules)))
-    game.down[0] = True
-    game.hands[0].extend(parse_cards("2S"))
+    tg, out, game = down_beside_a_run("2S")
     before = game.snapshot()
     tg.input_fn = scripted([f"layoff 2S m{run_id(game)}"])
     tg._shown = (len(game.actions), game.phase)
