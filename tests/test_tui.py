@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
 from shanghai.bots.coach import REVIEW_DEALS, review
+from shanghai.cards import JOKER, parse_cards
 from shanghai.cli.common import seat_words
 from shanghai.engine.actions import (
     Action,
@@ -32,9 +33,10 @@ from shanghai.engine.actions import (
     ReplaceWild,
     TakeDiscard,
 )
-from shanghai.engine.game import Game, Phase
+from shanghai.engine.game import Game, Phase, TableMeld
 from shanghai.engine.record import GameRecord
 from shanghai.errors import IllegalActionError
+from shanghai.melds import make_meld
 from shanghai.rules import preset
 from shanghai.scorepad import ScorePadStore
 from shanghai.tui.app import Settings, ShanghaiApp
@@ -69,6 +71,8 @@ def keys_for(table: TableScreen, action: Action) -> list[str]:
     for kind, key in simple.items():
         if isinstance(action, kind):
             return [key]
+    if isinstance(action, LayOff) and action.card == table.view().pending_wild:
+        return ["w"]  # the freed wild is not in the hand (press_move then takes the first place offered)
     if isinstance(action, LayOff | Discard | ReplaceWild):
         hand = table.hand_cards()
         index = hand.index(action.card)
@@ -202,6 +206,42 @@ def test_an_illegal_key_shows_the_engines_reason_and_changes_nothing() -> None:
             await pilot.press("g")  # not down, no contract yet: refused too
             await pilot.pause()
             assert s.game.snapshot() == snapshot and "Not allowed" in prompt_text(table)
+
+    run(main)
+
+
+def test_the_freed_wild_is_placed_with_w() -> None:
+    """000: the joker slipped out of a run "must be used this play before you discard or go out": it is
+    not in the hand, so W asks where it goes (after cards of the hand, if the player likes)."""
+    async def main() -> None:
+        s = session(None, seed=3)
+        app = ShanghaiApp(Settings(pause=0, buy_timeout=0, take_back=0), s)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.table
+            while not any(isinstance(a, DrawStock) for a in table.view().legal):
+                await press_move(pilot, table)
+            await pilot.press("d")
+            await pilot.pause()
+            game = s.game
+            assert game.turn == 0 and game.phase == Phase.PLAY
+            # a prepared position: seat 0 is down and holds the 6D a joker stands for
+            game.table.append(TableMeld(len(game.table), 1, make_meld(parse_cards("5D JK 7D 8D"), game.rules)))
+            game.down[0] = True
+            game.hands[0].append(parse_cards("6D")[0])
+            game.refresh_derived()
+            table.refresh_all()
+            await pilot.pause()
+            await pilot.press(*keys_for(table, ReplaceWild(0, parse_cards("6D")[0], len(game.table) - 1)))
+            await pilot.pause()
+            assert game.pending_wild == JOKER and "W: place the freed JK" in prompt_text(table)
+            await pilot.press("w")
+            await pilot.pause()
+            assert isinstance(app.screen, ChoiceScreen)  # the run's two ends, or another meld
+            await pilot.press("enter")
+            await pilot.pause()
+            assert game.pending_wild is None
+            assert any(JOKER in tm.meld.cards for tm in game.table)
 
     run(main)
 

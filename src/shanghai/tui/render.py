@@ -47,6 +47,7 @@ G               go down: the suggested melds (Enter accepts) — or your own: Sp
                 M makes them a meld (the wilds' place is asked when it matters), G goes down with them
 L               lay off the card at the cursor (where it fits two places, you choose)
 R               put the card at the cursor in place of a wild on a meld
+W               place the wild a replacement freed (it must go on a meld before you discard)
 X (or Delete)   discard the card at the cursor
 U               take back your discard, before anybody has acted on it (the others wait a moment)
 C               cut the deck (THE CUT) / call “Shanghai”

@@ -75,6 +75,7 @@ class TableScreen(CardTable[PlayerView, Applied]):
         Binding("g", "go_down", "Down"),
         Binding("l", "lay_off", "Lay off"),
         Binding("r", "replace", "Replace"),
+        Binding("w", "freed_wild", "Place the freed wild", show=False),
         Binding("x", "discard", "Discard"),
         Binding("u", "take_back", "Take back", show=False),
         Binding("delete", "discard", "Discard", show=False),
@@ -220,8 +221,8 @@ class TableScreen(CardTable[PlayerView, Applied]):
         if any(isinstance(a, Discard) for a in legal):
             parts.append("X: discard the card at the cursor")
         if v.pending_wild is not None:
-            parts.append(f"the freed {render.card_label(v.pending_wild)} must go on a meld before you discard "
-                         f"(cards of your hand may go first)")
+            parts.append(f"W: place the freed {render.card_label(v.pending_wild)} (it must go on a meld before "
+                         f"you discard; cards of your hand may go first)")
         who = "" if len(self.session.humans) == 1 else f"{names[self.viewer]}: "
         return Text(who + " · ".join(parts), style="bold")
 
@@ -470,6 +471,21 @@ class TableScreen(CardTable[PlayerView, Applied]):
         names = self.session.names
         where = "both ends of the run" if len({a.meld for a in legal}) == 1 else "several melds"
         self.choose_action(f"{render.card_label(card)} fits {where}: where does it go?", legal,
+                           lambda a: render.describe_action(a, v, names))
+
+    def action_freed_wild(self) -> None:
+        """The wild a replacement took off the table is not in the hand: W asks where it goes."""
+        v = self.view()
+        if v.pending_wild is None:
+            self.refuse("no freed wild waits to be placed (R replaces a wild first)")
+            return
+        spots = [a for a in v.legal if isinstance(a, LayOff) and a.card == v.pending_wild]
+        if not spots:
+            self.refuse(self._reason(LayOff(self.viewer, v.pending_wild, 0, None))
+                        or f"the freed {render.card_label(v.pending_wild)} fits no meld now")
+            return
+        names = self.session.names
+        self.choose_action(f"The freed {render.card_label(v.pending_wild)}: where does it go?", spots,
                            lambda a: render.describe_action(a, v, names))
 
     def action_replace(self) -> None:
