@@ -205,6 +205,9 @@ def test_meld_two_reads_more_than_one_word_for_word() -> None:
     # the option travels in a record, and the default keeps the one-card reading
     assert GameRecord.of(game, ["A", "B", "C"]).rules == MELD_TWO
     assert MANIPULATION.must_meld == "one-card"
+    # the options follow the rules they name, changed together
+    both = game_rules("manipulation", ["meld-two", "target=10"]).changed(target_score=12, must_meld="one-card")
+    assert (both.options, both.target_score, both.must_meld) == (("target=12",), 12, "one-card")
 
 
 @pytest.mark.parametrize("kind", ["random", "greedy", "expert", "medium"])

@@ -277,12 +277,40 @@ def test_two_runs_of_one_suit_may_touch_a_long_run_laid_as_two() -> None:
     assert [tm.meld.text() for tm in game.table] == ["3H 4H 5H 6H", "7H 8H 9H 10H"]
 
 
+def test_the_freed_joker_bridge_may_end_with_the_last_card_taking_a_jokers_place() -> None:
+    """Decision 21 in any order, with decision 19: after 5D takes a joker's place, 8D may go first,
+    since the last card (10S) can still go out by taking the other joker's place."""
+    game = rig(new_game("isra"), hands={0: "5D 8D 10S"}, table=[(0, "4D JK 6D 7D"), (1, "9S JK JS QS")],
+               down=[0, 1], turn=0)
+    game.apply(ReplaceWild(0, card("5D"), 0))
+    assert "0 layoff 8D m0 high" in [str(a) for a in game.legal_list(0)]
+    game.apply(LayOff(0, card("8D"), 0, "high"))
+    game.apply(LayOff(0, JOKER, 0, "high"))            # 4D ... 8D JK: the joker as 9D
+    game.apply(ReplaceWild(0, card("10S"), 1))
+    game.apply(LayOff(0, JOKER, 1, "high"))
+    assert game.round_results[-1].went_out == 0
+
+
+def test_going_out_by_discarding_keeps_a_card_for_the_discard_after_a_replacement() -> None:
+    """The house rule going_out=discard-last with isra's freed joker: replacing a wild with the last
+    card would leave nothing to discard once the joker is laid, so it is refused (no dead end)."""
+    rules = preset("isra").changed(going_out="discard-last")
+    game = rig(new_game("isra", rules=rules), hands={0: "5D"}, table=[(0, "4D JK 6D 7D"), (1, "8H 9H 10H JH")],
+               down=[0, 1], turn=0)
+    assert_illegal(game, ReplaceWild(0, card("5D"), 0), "leave none to discard")
+    assert game.legal_list(0)  # a legal move remains (the discard)
+
+
 def test_a_run_may_be_laid_highest_card_first() -> None:
     """000 "A RUN is a group of FOUR or more cards in running order in the same suit": in order either way
     (a run read backwards, as ``shanghai judge meld`` reads it); on the table it lies lowest first."""
     game = rig(new_game("isra"), hands={0: "7S 7H 7D 8D 7C 6C 5C 4C 2H"}, turn=0, round_number=2)
     game.apply(GoDown(0, (spec("set", "7S 7H 7D"), spec("run", "7C 6C 5C 4C"))))
     assert [tm.meld.text() for tm in game.table] == ["7S 7H 7D", "4C 5C 6C 7C"]
+    # natural cards have one place each: in any order (as the judge reads them)
+    game = rig(new_game("isra"), hands={0: "7S 7H 7D 8D 7C 6C 5C 4C 2H"}, turn=0, round_number=2)
+    game.apply(GoDown(0, (spec("set", "7S 7H 7D"), spec("run", "6C 4C 7C 5C"))))
+    assert game.table[1].meld.text() == "4C 5C 6C 7C"
 
 
 def test_a_run_is_four_cards_of_one_suit_in_order() -> None:

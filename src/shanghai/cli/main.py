@@ -41,7 +41,7 @@ Run 'shanghai COMMAND --help' for a command's options."""
 EPILOG = f"""\
 presets: {', '.join([*PRESETS, *OTHER_GAMES])}
 options (--option, repeatable): {', '.join(OPTIONS)}, for {', '.join(OPTION_PRESETS)}; target=N (the
-  target score), for manipulation
+  target score) and meld-two (at least two cards whenever two can be placed), for manipulation
 cards: 10H or TH, QS, AS, 2C, JK (joker); case does not matter; suits may be symbols
 exit status: 0 success or "yes", 1 "no" (invalid meld, unmet contract, illegal record), 2 bad input
 
@@ -66,7 +66,7 @@ def _add_rules_options(parser: argparse.ArgumentParser, *, required_note: str = 
                         help="the preset to use (see 'shanghai rules')" + required_note)
     parser.add_argument("--option", "-o", action="append", metavar="OPT",
                         help=f"an option of {', '.join(OPTION_PRESETS)} (repeatable): {', '.join(OPTIONS)}; "
-                             f"of manipulation: target=N (the target score)")
+                             f"of manipulation: target=N (the target score), meld-two")
 
 
 def _judge_common(parser: argparse.ArgumentParser) -> None:
@@ -130,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="how to play, for a newcomer: the preset in a few short steps (the contract games)")
     rules.add_argument("--option", "-o", action="append", metavar="OPT",
                        help=f"an option of {', '.join(OPTION_PRESETS)} (repeatable): {', '.join(OPTIONS)}; "
-                            f"of manipulation: target=N (the target score)")
+                            f"of manipulation: target=N (the target score), meld-two")
     rules.set_defaults(run=run_rules)
 
     add_judge_parser(sub, _judge_common)

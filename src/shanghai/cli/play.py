@@ -1286,7 +1286,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seed of the shuffles, to play a game again (default: random)")
     parser.add_argument("--option", action="append", default=[], metavar="OPT",
                         help="a rule option (may-i, may-i-10: no-split, aces-high, shanghai-call; manipulation: "
-                             "target=N, the target score); repeatable")
+                             "target=N, the target score; meld-two, at least two cards whenever two can "
+                             "be placed); repeatable")
     parser.add_argument("--record", type=Path, default=None, metavar="FILE",
                         help=f"where the game record is saved after every move "
                              f"(default: {default_record_path()})")

@@ -41,7 +41,7 @@ from shanghai.engine.actions import (
 from shanghai.engine.contract_bound import contract_bound
 from shanghai.errors import IllegalActionError, InvalidMeldError
 from shanghai.fits import Options, lay_off_options
-from shanghai.melds import End, Meld, check_run, check_set
+from shanghai.melds import End, Meld, check_run, check_set, run_arrangements
 from shanghai.rules.model import Contract, RoundSpec, Rules
 from shanghai.solver import solve_contract
 
@@ -642,13 +642,17 @@ class Game:
         """Can the last card take a wild's place on the table as it will be, the freed wild then
         played on it (000: "a joker on the table can be replaced by a card in your hand ... it must be
         used this play before you discard or go out"), so that every card is played?"""
-        rules = self.rules
-        if rules.wild_replacement == "none":
-            return False
         table = [tm.meld for tm in self.table]
         if replaced is not None:
             table[replaced[0]] = replaced[1]
         table.extend(extra_table)
+        return self._replaces_out_on(table, last)
+
+    def _replaces_out_on(self, table: list[Meld], last: Card) -> bool:
+        """``_replaces_out`` on the melds ``table``."""
+        rules = self.rules
+        if rules.wild_replacement == "none":
+            return False
         for i, m in enumerate(table):
             if (rules.wild_replacement == "runs-play-freed-wild" and m.kind != "run") or not m.wild_count(rules):
                 continue
@@ -783,6 +787,9 @@ class Game:
         hand = list(self.hands[a.seat])
         hand.remove(a.card)
         if rules.wild_replacement == "runs-play-freed-wild":
+            if not hand and rules.going_out == "discard-last":
+                raise IllegalActionError("you go out by discarding your last card: replacing a wild with it "
+                                         "would leave none to discard")
             table = [tm.meld for tm in self.table]
             table[a.meld] = new
             if not self._freed_wild_playable(table, freed, hand):
@@ -805,6 +812,10 @@ class Game:
         return True
 
     def _freed_wild_playable(self, table: list[Meld], wild: Card, hand: list[Card]) -> bool:
+        """Can the freed ``wild`` go on a meld of ``table`` with ``hand`` left, the turn then ending
+        legally (the last card played, or a card kept to discard)?"""
+        if not hand and self.rules.going_out == "discard-last":
+            return False  # no card would be left to discard
         cached = self.accepts()
         # The melds already on the table first (their accepted cards are cached): only whether
         # some placement works matters, not which.
@@ -822,6 +833,11 @@ class Game:
                 for j, x in enumerate(table):
                     if j != i and last in (cached[j][1] if same[j] else lay_off_options(x, self.rules)):
                         return True
+                # or by taking a wild's place, that wild then laid (decision 19)
+                after = list(table)
+                after[i] = self._laid_off(m, wild, end)
+                if self._replaces_out_on(after, last):
+                    return True
         if self.rules.going_out == "play-all" and len(hand) == 1:
             # or the last card first, then the wild on the table it leaves (decision 21: any order)
             last = hand[0]
@@ -1068,12 +1084,17 @@ from shanghai.engine.legal import legal_list  # noqa: E402  (legal.py needs Phas
 
 
 def _run_either_way(cards: Sequence[Card], rules: Rules) -> Meld:
-    """A run given lowest card first, or highest first (as ``make_meld`` reads it); the reason given
-    is the one for the order as written."""
+    """A run given lowest card first, or highest first (as ``make_meld`` reads it), or, without wild
+    cards, in any order (natural cards have one place each, as ``shanghai judge meld`` reads them); the
+    reason given is the one for the order as written."""
     try:
         return check_run(cards, rules)
     except InvalidMeldError as exc:
         try:
             return check_run(tuple(reversed(cards)), rules)
         except InvalidMeldError:
+            if not any(rules.is_wild(c) for c in cards):
+                laid = run_arrangements(cards, rules)
+                if laid:
+                    return laid[0]
             raise exc from None

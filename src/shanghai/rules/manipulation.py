@@ -96,13 +96,16 @@ class ManipulationRules:
             if key not in names:
                 raise InconsistentRulesError(
                     f"unknown rule {key!r}; rules are: " + ", ".join(sorted(names)))
-        if "target_score" in changes and any(o.startswith("target=") for o in self.options) \
-                and "options" not in changes:
-            # The option target=N names the target: it follows a changed target.
-            changes = {**changes, "options": tuple(f"target={changes['target_score']}" if o.startswith("target=")
-                                                   else o for o in self.options)}
-        if changes.get("must_meld") == "one-card" and MELD_TWO in self.options and "options" not in changes:
-            changes = {**changes, "options": tuple(o for o in self.options if o != MELD_TWO)}
+        if "options" not in changes:
+            # The options name rules: target=N follows a changed target, meld-two a changed must_meld.
+            options = self.options
+            if "target_score" in changes:
+                options = tuple(f"target={changes['target_score']}" if o.startswith("target=") else o
+                                for o in options)
+            if changes.get("must_meld") == "one-card":
+                options = tuple(o for o in options if o != MELD_TWO)
+            if options != self.options:
+                changes = {**changes, "options": options}
         return dataclasses.replace(self, **changes)
 
 
