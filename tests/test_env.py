@@ -4,6 +4,7 @@ the action mask against the engine's legal actions, hidden information and deter
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -137,6 +138,26 @@ def test_observation_hides_other_hands_and_the_stock() -> None:
     assert np.array_equal(before["action_mask"], after["action_mask"])
 
 
+def test_known_cards_are_never_more_than_a_seat_holds_even_after_shanghai_calls() -> None:
+    """docs/env.md: ``known`` is the cards a seat "is known to hold". A "Shanghai" caller gives the
+    discarder a card drawn blind (docs/rules.md decision 27): which of its known cards went is not
+    known, so the caller's known cards are forgotten rather than kept wrongly."""
+    e = raw_env(rules="may-i", players=5, options=("shanghai-call",))
+    e.reset(seed=100)
+    rng = random.Random(0)
+    game = e.game
+    calls = 0
+    while not game.is_over:
+        e.step(rng.choice(list(e.legal_map(game.to_act()[0]))))
+        calls += str(game.actions[-1]).split()[1] == "shanghai"
+        for s in range(5):
+            held = Counter(kind_of(c) for c in game.hands[s])
+            if game.pending_wild is not None and s == game.turn:
+                held[kind_of(game.pending_wild)] += 1  # a freed wild waiting to be laid is still its own
+            assert all(n <= held[k] for k, n in enumerate(e.known.counts[s])), (len(game.actions), s)
+    assert calls  # the case in question came up
+
+
 def test_known_cards_follow_pick_ups() -> None:
     e = raw_env(rules="may-i", players=4)
     e.reset(seed=2)
@@ -206,6 +227,13 @@ def test_single_agent_rounds_and_win_reward() -> None:
 def test_bad_arguments() -> None:
     with pytest.raises(ValueError, match="reward"):
         raw_env(reward="money")  # type: ignore[arg-type]
+    # settings that would leave a seat with no action (an empty cut mask) or rewards without a value
+    for bad, word in (({"cut_buckets": 0}, "cut_buckets"), ({"go_down_slots": 0}, "go_down_slots"),
+                      ({"points_scale": 0}, "points_scale"), ({"points_scale": float("nan")}, "points_scale")):
+        with pytest.raises(ValueError, match=word):
+            raw_env(**bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="cut_buckets"):
+        SingleAgentEnv(cut_buckets=0)
     with pytest.raises(ValueError, match="opponents"):
         SingleAgentEnv(players=4, opponents=("random",))
     with pytest.raises(ValueError, match="unknown player"):

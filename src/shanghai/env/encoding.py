@@ -197,7 +197,9 @@ class ActionLayout:
         return f"cut bucket {b} (target {self.cut_target(b)})"
 
 
-_Facts = tuple[Card | None, tuple[int, ...], int, tuple[Card, ...]]
+# the top discard, the buys used, the round, a replaced meld's cards, and the seat a "Shanghai" call
+# this action settles would take a card from at random (None: no call wins)
+_Facts = tuple[Card | None, tuple[int, ...], int, tuple[Card, ...], int | None]
 
 
 # -- what each seat is known to hold ----------------------------------------------------------------
@@ -225,11 +227,21 @@ class KnownCards:
             assert isinstance(action, ReplaceWild)
             if 0 <= action.meld < len(game.table):
                 old = game.table[action.meld].meld.cards
-        return game.discard_top, tuple(game.buys_used), game.round_index, old
+        caller: int | None = None
+        w = game.shanghai_window
+        if w is not None:
+            answers = {**w.answers, action.seat: action if type(action) is CallShanghai else None}
+            for s in w.seats:  # in priority order, as the engine settles the window
+                if s not in answers:
+                    break
+                if answers[s] is not None:
+                    caller = s
+                    break
+        return game.discard_top, tuple(game.buys_used), game.round_index, old, caller
 
     def after(self, game: Game, action: Action, facts: _Facts) -> None:
         """Update from the action just applied and the public facts kept before it."""
-        top, buys, round_index, old = facts
+        top, buys, round_index, old, caller = facts
         if game.round_index != round_index:
             self._clear()
             self.round_index = game.round_index
@@ -256,6 +268,10 @@ class KnownCards:
             for card, k in freed.items():
                 if k > 0:
                     c[seat][_KIND[card]] += k
+        if caller is not None and game.shanghai_window is None:
+            # the caller gave the discarder a card drawn blind from their hand (decision 27): which
+            # of its known cards went is not known, so none of them is any more
+            c[caller] = [0] * KINDS
         if top is not None:
             for s, used in enumerate(game.buys_used):
                 if used > buys[s]:

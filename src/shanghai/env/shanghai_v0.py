@@ -82,6 +82,12 @@ class raw_env(AECEnv[str, ObsDict, int | None]):  # type: ignore[misc]  # Pettin
             raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, not {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        # settings that would leave a seat without any action, or rewards without a value
+        if not points_scale > 0 or points_scale == float("inf"):
+            raise ValueError(f"points_scale must be a positive number, not {points_scale!r}")
+        for name, value in (("go_down_slots", go_down_slots), ("cut_buckets", cut_buckets)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
         self.rules = make_rules(rules, options, rounds)
         self.rules.pack_for(players)  # a player count the rules do not allow raises here
         self.players = players
