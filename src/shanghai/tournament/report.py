@@ -7,7 +7,10 @@ games as independent) and a t interval over deals of each deal's win share (``wi
 The second is the one the duplicate format calls for: a deal's good cards go to every seat in
 turn, so its rotations' wins are negatively correlated (two equal players in a deal whose best
 hand always wins would each win exactly a quarter of its rotations), and the Wilson interval,
-blind to that, comes out too wide. Scores are penalty points: lower is better.
+blind to that, comes out too wide. ``contract_rate_ci`` (``out_rate_ci`` in manipulation rummy) is
+a Wilson interval over rounds (hands) taken as independent, a rough guide only: the rounds of one
+game, and the rotations of one deal, are not. ``ci_unit`` names the unit of the means' intervals.
+Scores are penalty points: lower is better.
 """
 
 from __future__ import annotations
