@@ -27,7 +27,7 @@ from typing import Any
 
 from shanghai.cli.common import CliError, print_out
 from shanghai.cli.tournament import parse_rounds
-from shanghai.tournament.report import read_game_records
+from shanghai.tournament.report import games_played_by, read_game_records
 
 
 @dataclass
@@ -80,15 +80,17 @@ def count_catches(records: list[dict[str, Any]], rounds: list[int],
     return dict(stats)
 
 
-def report(stats: dict[str, PlayerCatches], rounds: list[int]) -> str:
-    """The tables for people."""
+def report(stats: dict[str, PlayerCatches], rounds: list[int], numbers: list[int] | None = None) -> str:
+    """The tables for people; ``numbers`` are the rules' numbers of the rounds the games played
+    (``--rounds 6-7`` in the tournament: 6 and 7), the rounds' places in the games otherwise."""
     lines: list[str] = []
-    named = ",".join(map(str, rounds))
+    label = (lambda r: numbers[r - 1]) if numbers else (lambda r: r)
+    named = ",".join(str(label(r)) for r in rounds)
     for player, s in sorted(stats.items()):
         lines.append(f"{player}: {s.games} seat-games")
         lines.append(f"  {'round':>5} {'caught':>7} {'points':>7}")
         for r, (caught, points) in enumerate(zip(s.caught, s.points, strict=True), start=1):
-            lines.append(f"  {r:>5} {caught / s.games:>7.3f} {points / s.games:>7.1f}")
+            lines.append(f"  {label(r):>5} {caught / s.games:>7.3f} {points / s.games:>7.1f}")
         if rounds:
             lines.append(f"  {'caught in rounds ' + named:>24} {'seat-games':>11} {'win rate':>9}")
             for times in sorted(s.by_caught):
@@ -108,8 +110,18 @@ def main(argv: list[str] | None = None) -> int:
         if not records:
             raise ValueError(f"{args.games}: no games in the file")
         count = len(records[0]["seats"][0]["round_points"])
-        rounds = parse_rounds(args.rounds, count) if args.rounds else list(range(max(1, count - 2), count + 1))
-        text = report(count_catches(records, rounds, str(args.games)), rounds)
+        played = games_played_by(records, str(args.games))
+        numbers = played["rounds"] if played else None  # the rules' numbers of the rounds played
+        if args.rounds and numbers:
+            wanted = parse_rounds(args.rounds, max(numbers))
+            missing = [n for n in wanted if n not in numbers]
+            if missing:
+                raise ValueError(f"{args.games}: its games played rounds {','.join(map(str, numbers))}, "
+                                 f"not {missing[0]}")
+            rounds = [numbers.index(n) + 1 for n in wanted]
+        else:
+            rounds = parse_rounds(args.rounds, count) if args.rounds else list(range(max(1, count - 2), count + 1))
+        text = report(count_catches(records, rounds, str(args.games)), rounds, numbers)
     except (OSError, ValueError, CliError) as exc:
         print(f"caught: {exc}", file=sys.stderr)
         return 2

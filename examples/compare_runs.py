@@ -24,7 +24,7 @@ from pathlib import Path
 
 from shanghai.cli.common import print_out
 from shanghai.stats import PairedDifference, paired_difference
-from shanghai.tournament.report import read_game_records
+from shanghai.tournament.report import games_played_by, read_game_records
 
 Game = dict[str, object]
 
@@ -35,6 +35,14 @@ def load_games(lines: list[str], name: str = "file") -> dict[tuple[int, int], Ga
     if not games:
         raise ValueError(f"{name}: no games")
     return games
+
+
+def _round_numbers(record: Game) -> list[int]:
+    """The rules' numbers of the rounds a game played (``--rounds 6-7``: 6 and 7), as its file says."""
+    rounds = record.get("rounds")
+    seats = record["seats"]
+    assert isinstance(seats, list)
+    return list(rounds) if isinstance(rounds, list) else list(range(1, len(seats[0]["round_points"]) + 1))
 
 
 def _entrant_rows(record: Game, entrant: int) -> dict[str, float]:
@@ -52,9 +60,9 @@ def _entrant_rows(record: Game, entrant: int) -> dict[str, float]:
     rows = {"score": float(me["score"]),
             "lead": float(me["score"]) - sum(float(s["score"]) for s in others) / len(others),
             "win share": float(me["win_share"])}
-    for k, points in enumerate(me["round_points"]):
-        rows[f"round {k + 1} points"] = float(points)
-        rows[f"round {k + 1} lead"] = float(points) - sum(float(s["round_points"][k]) for s in others) / len(others)
+    for k, (number, points) in enumerate(zip(_round_numbers(record), me["round_points"], strict=True)):
+        rows[f"round {number} points"] = float(points)
+        rows[f"round {number} lead"] = float(points) - sum(float(s["round_points"][k]) for s in others) / len(others)
     return rows
 
 
@@ -102,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         a = load_games(args.a.read_text(encoding="utf-8").splitlines(), f"A ({args.a})")
         b = load_games(args.b.read_text(encoding="utf-8").splitlines(), f"B ({args.b})")
+        games_played_by([*a.values(), *b.values()], f"A ({args.a}) and B ({args.b})")  # the same rules
         rows = compare(a, b, args.entrant)
     except (OSError, ValueError) as exc:
         print(f"compare_runs: {exc}", file=sys.stderr)

@@ -25,16 +25,16 @@ from pathlib import Path
 
 from shanghai.cli.common import CliError, load_rules, print_out
 from shanghai.errors import ShanghaiError
-from shanghai.tournament.report import read_game_records, result_from_records, summarize, text
+from shanghai.tournament.report import games_played_by, read_game_records, result_from_records, summarize, text
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("games", nargs="+", type=Path, help="files written by --games-out")
-    parser.add_argument("--rules", default="isra", help="the rules the games were played by (default isra)")
+    parser.add_argument("--rules", default=None,
+                        help="the rules the games were played by, for files that do not say (default isra)")
     args = parser.parse_args(argv)
     try:
-        rules = load_rules(args.rules)
         records = []
         for path in args.games:
             try:
@@ -42,12 +42,20 @@ def main(argv: list[str] | None = None) -> int:
             except OSError as exc:
                 raise CliError(f"cannot read {path}: {exc.strerror or exc}") from exc
             records.extend(read_game_records(lines, str(path)))
-        result = result_from_records(records, rules, ", ".join(map(str, args.games)))
+        names = ", ".join(map(str, args.games))
+        played = games_played_by(records, names)  # refuses games of different rules or rounds
+        if played is not None and args.rules is not None and args.rules.strip().lower() != played["rules"]:
+            raise CliError(f"{names}: the games were played by {played['rules']}, not {args.rules}")
+        rules = load_rules(played["rules"] if played else (args.rules or "isra"), played["options"] if played else [])
+        result = result_from_records(records, rules, names)
     except (CliError, ShanghaiError, ValueError) as exc:
         print(f"pool_runs: {exc}", file=sys.stderr)
         return 2
+    summary = summarize(result)
+    if played is not None and played["rounds"]:
+        summary["rounds"] = played["rounds"]
     print_out(f"pooled: {len(args.games)} files")
-    print_out(text(summarize(result)))
+    print_out(text(summary))
     return 0
 
 

@@ -158,7 +158,7 @@ def run_tournament_command(args: argparse.Namespace, stdout: TextIO | None = Non
     if args.out is not None:
         _write(args.out, [json.dumps(summary, indent=2)])
     if args.games_out is not None:
-        _write(args.games_out, (json.dumps(record) for record in game_records(result)))
+        _write(args.games_out, (json.dumps(record) for record in game_records(result, rounds)))
     if args.json:
         stdout.write(json.dumps(summary) + "\n")
     else:

@@ -129,13 +129,17 @@ def _went_key(rules: AnyRules) -> str:
     return "went_out" if isinstance(rules, ManipulationRules) else "went_down"
 
 
-def game_records(result: TournamentResult) -> Iterator[dict[str, Any]]:
-    """One JSON-ready object per game, in deal and rotation order (``--games-out``): the deal, the
-    rotation, the game seed and, per seat, who sat there and how it went. In manipulation rummy
-    ``went_out`` (per hand) stands where contract games have ``went_down`` (per round)."""
+def game_records(result: TournamentResult, rounds: Sequence[int] | None = None) -> Iterator[dict[str, Any]]:
+    """One JSON-ready object per game, in deal and rotation order (``--games-out``): the rules (name,
+    options, and the round numbers played where only some were), the deal, the rotation, the game
+    seed and, per seat, who sat there and how it went. In manipulation rummy ``went_out`` (per hand)
+    stands where contract games have ``went_down`` (per round)."""
     went = _went_key(result.rules)
     for game in result.outcomes:
         yield {
+            "rules": result.rules.name,
+            "options": list(result.rules.options),
+            "rounds": list(rounds) if rounds else None,
             "deal": game.deal,
             "rotation": game.rotation,
             "seed": game.seed,
@@ -191,6 +195,32 @@ def read_game_records(lines: Iterable[str], name: str = "file") -> list[dict[str
         seen.add(key)
         games.append(record)
     return games
+
+
+def games_played_by(records: Sequence[dict[str, Any]], name: str = "the files") -> dict[str, Any] | None:
+    """The rules the games of ``--games-out`` files were played by, ``{"rules", "options", "rounds"}``
+    (``rounds`` None: every round), or None for files written before games said so; games played by
+    different rules, options or rounds are not to be pooled or compared: ``ValueError``.
+
+    >>> games_played_by([{"rules": "isra", "options": [], "rounds": [6, 7]}] * 2)
+    {'rules': 'isra', 'options': [], 'rounds': [6, 7]}
+    >>> games_played_by([{"rules": "isra", "options": [], "rounds": None}, {"rules": "may-i-10"}], "a, b")
+    Traceback (most recent call last):
+    ...
+    ValueError: a, b: games of different rules or rounds (isra, all rounds; may-i-10, all rounds)
+    """
+    kinds = {(g.get("rules"), tuple(g.get("options") or ()), tuple(g.get("rounds") or ())) for g in records}
+    if len(kinds) > 1:
+        words = "; ".join(f"{r or 'rules not written'}{' ' + ','.join(o) if o else ''}, "
+                          f"{'rounds ' + ','.join(map(str, n)) if n else 'all rounds'}"
+                          for r, o, n in sorted(kinds, key=str))
+        raise ValueError(f"{name}: games of different rules or rounds ({words})")
+    if not kinds:
+        return None
+    rules, options, rounds = kinds.pop()
+    if rules is None:
+        return None
+    return {"rules": rules, "options": list(options), "rounds": list(rounds) or None}
 
 
 def _count(n: int, word: str) -> str:
