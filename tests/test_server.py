@@ -1033,6 +1033,15 @@ def test_a_table_without_hints_refuses_them(server: Callable[..., Server]) -> No
         answer = await ann.request({"type": "hint"})
         assert answer["code"] == "hints-off" and "switched hints off" in answer["message"], answer
         await ann.close()
+        # manipulation rummy's marks of the cards that can be placed are hints too
+        cy = await Client.open(srv, "Cy", {"token": manip["token"]}, protocol=2)
+        await cy.request({"type": "start"})
+        st = await cy.wait(lambda m: m["type"] == "state" and m["game"] is not None and 0 in m["game"]["to_act"]
+                           and m["legal"][0]["action"]["verb"] == "play", timeout=30)
+        assert st["game"]["placeable"] == [] and st["game"]["alone"] == []
+        await cy.close()
 
+    manip = srv.create(name="Cy", rules="manipulation", seats=["human", "greedy", "greedy"], seed=2,
+                       settings={"hints": False})
     asyncio.run(go())
 

@@ -685,7 +685,7 @@ class Table:
         legal = [manipulation_action_to_json(a) for a in v.legal]
         placeable: list[str] = []
         alone: list[str] = []
-        if v.legal and legal[0]["action"]["verb"] == "play":
+        if v.legal and legal[0]["action"]["verb"] == "play" and self.settings.hints:  # they are hints
             can = placeable_cards(v.table, list(v.hand))
             by_itself = placeable_alone(v.table, list(v.hand)) if game.min_placed() == 1 else frozenset()
             placeable = [card_text(c) for c in dict.fromkeys(c for c in v.hand if c in can)]
