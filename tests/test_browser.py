@@ -612,7 +612,11 @@ def test_how_to_play_in_the_lobby_and_at_the_table(browser: Any, server: Callabl
     srv = server(bot_pause=0.0, buy_seconds=30.0)
     ctx, page, errors = new_page(browser, srv)
     try:
+        page.set_viewport_size(PHONE)  # the lobby fits a phone's width, long rule-set titles and all
         page.goto(srv.base + "/")
+        page.wait_for_selector("#preset")
+        assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        page.set_viewport_size(DESKTOP)
         page.select_option("#preset", "may-i")
         page.dispatch_event("#preset", "change")
         page.check("input[value='shanghai-call']")  # an option of may-i: the guide tells it

@@ -69,6 +69,15 @@ def test_a_person_plays_manipulation_rummy_against_computer_players(browser: Any
         page.wait_for_function("() => document.querySelector('#main').dataset.game === 'manipulation'")
         assert page.inner_text("#round") == "Hand 1"
         assert page.locator(".player").count() == 4
+        # the hand by keyboard: arrows go from card to card, Shift+arrows move a card
+        page.wait_for_selector("#hand button.card")
+        page.locator("#hand button.card").first.focus()
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("() => document.activeElement.dataset.index") == "1"
+        order = hand(page)
+        page.keyboard.press("Shift+ArrowLeft")
+        assert hand(page) == [order[1], order[0], *order[2:]]
+        assert page.evaluate("() => document.activeElement.dataset.index") == "0"
         placed = drew = refused = 0
         deadline = time.monotonic() + 60
         while not (placed >= 2 and drew >= 1 and refused):

@@ -33,6 +33,12 @@ export function cardShort(text) {
   return c.joker ? "Joker" : `${c.rank}${SUITS[c.suit][0]}`;
 }
 
+// Card texts (10C, JK) in the server's words ("lay off JK on meld 3 (run 7C 8C 9C)") shown as the page
+// shows cards (7♣), also where a bracket or a mark follows them.
+export function cardsInText(text) {
+  return text.split(" ").map((w) => w.replace(/^(\(?)(JK|(?:10|[2-9JQKA])[SHDC])(?=[:,.;)]*$)/, (_, open, c) => open + cardShort(c))).join(" ");
+}
+
 export function isRed(text) {
   const c = parseCard(text);
   return !c.joker && SUITS[c.suit][2] === "red";

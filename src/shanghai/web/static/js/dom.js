@@ -150,7 +150,7 @@ export function playerBox(view, i, { name, words = [], facts = [], after = null 
   h("div", { class: "pstats" },
     h("span", { class: "count", title: "cards in hand" }, h("span", { class: "mini-back", "aria-hidden": "true" }), h("b", { class: "hand-count" }, g.hand_counts[i])),
     facts,
-    h("span", { class: "total", title: "total points" }, `${g.totals[i]} pts`),
+    h("span", { class: "total", title: "total points" }, `${g.totals[i]} ${g.totals[i] === 1 ? "pt" : "pts"}`),
     after),
   status ? h("div", { class: "pnote" }, status) : null,
   st.host && seat.kind === "human" && !seat.connected && !seat.open && i !== st.you && g.phase !== "game-over"

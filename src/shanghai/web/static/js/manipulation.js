@@ -1,7 +1,7 @@
 // Manipulation rummy's table: the melds on the table, the hand with selectable cards, and the moves
 // (place the selected cards, the largest play, draw, pass, a hint). The server decides and arranges the
 // table for the cards a person chooses (`{"verb": "play", "cards": [...]}`); see docs/protocol.md.
-import { backEl, cardEl, cardName, cardShort, countOf, handCardEl, keepOrder, saveOrder, sortCards } from "./cards.js";
+import { backEl, cardEl, cardName, cardShort, cardsInText, countOf, handCardEl, keepOrder, saveOrder, sortCards } from "./cards.js";
 import { announce, clear, h, handTools, headTools, hintsOn, playerBox, scoresDialog, seatFullName, seatName, seatWords, shortcutKey, showMessage, toast, WaitBar } from "./dom.js";
 
 const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
@@ -213,7 +213,7 @@ export class ManipulationTableView {
     const g = this.st.game;
     if (this.hintMsg) {
       el.append(h("div", { id: "hint-box", class: "hint-box" }, h("strong", {}, "Hint: "), this.actionWords(this.hintMsg.action),
-        this.hintMsg.reason ? h("span", { class: "reason" }, ` — ${this.hintMsg.reason}`) : null,
+        this.hintMsg.reason ? h("span", { class: "reason" }, ` — ${cardsInText(this.hintMsg.reason)}`) : null,
         h("button", { type: "button", class: "subtle", id: "hint-do", onclick: () => this.act(this.hintMsg.action) }, "Do it")));
     }
     const mine = this.st.legal.length > 0;
@@ -230,8 +230,9 @@ export class ManipulationTableView {
     const row = h("div", { class: "row main-moves" },
       btn("place", `Place selected${sel.length ? ` (${sel.length})` : ""}`, () => this.placeSelected(),
         { cls: "primary", disabled: !best || !sel.length, title: "The server arranges the table for the cards you chose" }),
-      btn("largest", best ? `Largest play (${best.action.cards.length} card${best.action.cards.length === 1 ? "" : "s"})` : "Largest play",
-        () => best && this.act(best.action), { disabled: !best }),
+      // the largest play is the solver's: a hint, so not offered where the host switched hints off
+      hintsOn(this.st) ? btn("largest", best ? `Largest play (${best.action.cards.length} card${best.action.cards.length === 1 ? "" : "s"})` : "Largest play",
+        () => best && this.act(best.action), { disabled: !best }) : null,
       btn("draw", "Draw (S)", () => draw && this.act(draw.action), { disabled: !draw, cls: draw ? "primary" : "" }),
       btn("pass", "Pass (P)", () => pass && this.act(pass.action), { disabled: !pass }),
       hintsOn(this.st) ? btn("hint", "Hint (H)", () => this.conn.send({ type: "hint" }), { disabled: !mine }) : null);
@@ -249,7 +250,8 @@ export class ManipulationTableView {
   renderHand() {
     const el = this.el.hand;
     clear(el);
-    el.hidden = this.st.you === null || this.st.you === undefined;
+    // once the game is over the engine's view holds no hand: the scores show the cards left
+    el.hidden = this.st.you === null || this.st.you === undefined || this.st.game.phase === "game-over";
     if (el.hidden) return;
     const g = this.st.game;
     const placeable = new Set(hintsOn(this.st) ? g.placeable || [] : []);  // the outlines are hints too
@@ -266,10 +268,33 @@ export class ManipulationTableView {
       const b = handCardEl(c, i, selected, { label: `${cardName(c)}${selected ? ", selected" : ""}${can}`,
         className: `${selected ? "selected" : ""}${placeable.has(c) ? " placeable" : ""}${placeable.has(c) && !alone.has(c) ? " with-others" : ""}${hinted.includes(c) ? " hinted" : ""}${isFresh ? " fresh" : ""}` });
       b.addEventListener("click", () => { if (this.selected.has(i)) this.selected.delete(i); else this.selected.add(i); this.render(); });
+      b.addEventListener("keydown", (ev) => this.handKey(ev, i));
       list.append(h("li", {}, b));
     });
     el.append(tools, list, h("p", { class: "help" },
-      g.phase === "game-over" ? "" : `Click cards (or Enter) to select them; L places the selected cards. S draws, P passes${hintsOn(this.st) ? ", H asks for a hint" : ""}.`));
+      g.phase === "game-over" ? "" : `Click cards (or Enter) to select them; arrows move between them, Shift+arrows move a card; L places the selected cards. S draws, P passes${hintsOn(this.st) ? ", H asks for a hint" : ""}.`));
+  }
+
+  // the hand by keyboard, as at the contract table: arrows go from card to card, Shift+arrows move one
+  handKey(ev, i) {
+    const cards = [...this.root.querySelectorAll("#hand button.card")];
+    const focus = (j) => this.root.querySelector(`[data-focus="hand-${j}"]`)?.focus();
+    if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
+      ev.preventDefault();
+      const j = i + (ev.key === "ArrowRight" ? 1 : -1);
+      if (j < 0 || j >= this.order.length) return;
+      if (ev.shiftKey || ev.altKey) {
+        [this.order[i], this.order[j]] = [this.order[j], this.order[i]];
+        this.selected.clear();
+        saveOrder(this.invite, this.order);
+        this.render();
+        announce(`Moved to place ${j + 1}.`);
+      }
+      focus(j);
+    } else if (ev.key === "Home" || ev.key === "End") {
+      ev.preventDefault();
+      cards[ev.key === "Home" ? 0 : cards.length - 1].focus();
+    }
   }
 
   renderLog() {

@@ -1,16 +1,10 @@
 // The card table: draws a `state` message and turns clicks, drags and keys into actions.
 // Everything the page offers comes from the `legal` list the server sent; the server decides.
-import { backEl, cardEl, cardName, cardShort, countOf, handCardEl, keepOrder, meaningName, meaningShort, parseCard, runArrangements,
+import { backEl, cardEl, cardName, cardShort, cardsInText, countOf, handCardEl, keepOrder, meaningName, meaningShort, parseCard, runArrangements,
   saveOrder, sortCards } from "./cards.js";
 import { announce, clear, h, handTools, headTools, hintsOn, playerBox, scoresDialog, seatFullName, seatName, seatWords, shortcutKey, showMessage, toast, WaitBar } from "./dom.js";
 
 const PHASE_WORDS = { cut: "the cut", draw: "drawing", buy: "a buy", play: "playing", shanghai: "a Shanghai call", "game-over": "game over" };
-
-// Card texts (10C, JK) in the server's words ("lay off JK on meld 3 (run 7C 8C 9C)") shown as the page
-// shows cards (7♣), also where a bracket or a mark follows them.
-function cardsInText(text) {
-  return text.split(" ").map((w) => w.replace(/^(\(?)(JK|(?:10|[2-9JQKA])[SHDC])(?=[:,.;)]*$)/, (_, open, c) => open + cardShort(c))).join(" ");
-}
 
 export class TableView {
   constructor(root, conn, invite) {
@@ -451,14 +445,15 @@ export class TableView {
     const who = g.buy_window.filter((s) => s !== this.st.you).map((s) => this.name(s));
     const bar = h("div", { class: "bar" }, h("div", { class: "fill" }));
     const secs = h("span", { class: "secs", id: "buy-seconds-left" });
-    el.append(h("div", { class: "buy-text" }, g.phase === "buy"
+    el.append(...[h("div", { class: "buy-text" }, g.phase === "buy"
       ? (buy || pass ? `The ${top} is open to buying.` : `${who.join(", ") || "Others"} may buy the ${top}.`)
       : "A Shanghai call is open.", this.st.deadline ? secs : null),
     this.st.deadline ? bar : null,
     h("div", { class: "row" },
       buy ? h("button", { type: "button", class: "primary", id: "buy", "data-focus": "buy", onclick: () => this.act(buy) },
         `Buy the ${top} (B)`) : null,
-      pass ? h("button", { type: "button", id: "pass", "data-focus": "pass", onclick: () => this.act(pass) }, "Pass (P)") : null));
+      pass ? h("button", { type: "button", id: "pass", "data-focus": "pass", onclick: () => this.act(pass) }, "Pass (P)") : null)]
+      .filter(Boolean));  // Element.append writes a null as "null"
     if (this.st.deadline) {
       const total = this.st.table.settings.buy_seconds || 15;
       const tick = () => {
