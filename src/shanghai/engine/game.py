@@ -744,8 +744,7 @@ class Game:
             # the freed wild must still go somewhere, leaving a legal end of turn
             table = [tm.meld for tm in self.table]
             table[a.meld] = new
-            if (not hand and self.rules.going_out == "discard-last") \
-                    or not self._freed_wild_playable(table, pending, hand):
+            if not self._freed_wild_playable(table, pending, hand):
                 raise IllegalActionError(f"the freed {card_text(pending)} would then fit nowhere on the table "
                                          f"(leaving a legal end of turn), and it must be played this turn")
         else:
