@@ -1005,9 +1005,11 @@ def placeable_cards(table: TableLike, hand: Sequence[int]) -> frozenset[Card]:
     return frozenset(out)
 
 
-def placeable_alone(table: TableLike, hand: Sequence[int]) -> frozenset[Card]:
+def placeable_alone(table: TableLike, hand: Sequence[int],
+                    placeable: frozenset[Card] | None = None) -> frozenset[Card]:
     """The hand cards that can be placed by themselves; the others of :func:`placeable_cards` need
     more cards of the hand with them (a new meld, or a rearrangement only they complete together).
+    ``placeable``: those cards, where the caller has them already.
 
     >>> table, hand = parse_table("7H 7S 7D | 4C 5C 6C"), parse_cards("7C 3C JH QH KH")
     >>> cards_text(sorted(placeable_cards(table, hand)))
@@ -1015,7 +1017,8 @@ def placeable_alone(table: TableLike, hand: Sequence[int]) -> frozenset[Card]:
     >>> cards_text(sorted(placeable_alone(table, hand)))
     '3C 7C'
     """
-    return frozenset(c for c in placeable_cards(table, hand) if can_place(table, [c]))
+    can = placeable_cards(table, hand) if placeable is None else placeable  # the caller's, worked out once
+    return frozenset(c for c in can if can_place(table, [c]))
 
 
 def placeable_words(table: TableLike, hand: Sequence[int], label: Callable[[Card], str] = card_text,
@@ -1029,8 +1032,9 @@ def placeable_words(table: TableLike, hand: Sequence[int], label: Callable[[Card
     >>> placeable_words(parse_table("7H 7S 7D"), parse_cards("JH QH KH 2C"))
     'JH QH KH, together with other cards of your hand'
     """
-    cards = sorted(placeable_cards(table, hand), key=sort_key)
-    alone = placeable_alone(table, hand) if single else frozenset()  # single False: no one-card play
+    can = placeable_cards(table, hand)
+    cards = sorted(can, key=sort_key)
+    alone = placeable_alone(table, hand, can) if single else frozenset()  # single False: no one-card play
     by_itself = " ".join(label(c) for c in cards if c in alone)
     together = " ".join(label(c) for c in cards if c not in alone)
     if not together:

@@ -687,7 +687,7 @@ class Table:
         alone: list[str] = []
         if v.legal and legal[0]["action"]["verb"] == "play" and self.settings.hints:  # they are hints
             can = placeable_cards(v.table, list(v.hand))
-            by_itself = placeable_alone(v.table, list(v.hand)) if game.min_placed() == 1 else frozenset()
+            by_itself = placeable_alone(v.table, list(v.hand), can) if game.min_placed() == 1 else frozenset()
             placeable = [card_text(c) for c in dict.fromkeys(c for c in v.hand if c in can)]
             alone = [card_text(c) for c in dict.fromkeys(c for c in v.hand if c in by_itself)]
         private = {"seat": seat, "hand": cards(v.hand), "drawn": cards(v.drawn), "placeable": placeable,
