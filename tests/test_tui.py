@@ -184,6 +184,12 @@ def test_killed_mid_round_and_resumed_exactly(tmp_path: Path) -> None:
     run(main)
 
 
+async def until_my_draw(pilot: Pilot[Any], table: TableScreen) -> None:
+    """Play the person's moves (the first choice of each dialog) until a draw from the stock is theirs."""
+    while not any(isinstance(a, DrawStock) for a in table.view().legal):
+        await press_move(pilot, table)
+
+
 def test_an_illegal_key_shows_the_engines_reason_and_changes_nothing() -> None:
     async def main() -> None:
         s = session(None, seed=3)
@@ -191,8 +197,7 @@ def test_an_illegal_key_shows_the_engines_reason_and_changes_nothing() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.table
-            while not any(isinstance(a, DrawStock) for a in table.view().legal):
-                await press_move(pilot, table)
+            await until_my_draw(pilot, table)
             snapshot = s.game.snapshot()
             card = table.hand_cards()[0]
             with pytest.raises(IllegalActionError) as refused:
@@ -219,8 +224,7 @@ def test_the_freed_wild_is_placed_with_w() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.table
-            while not any(isinstance(a, DrawStock) for a in table.view().legal):
-                await press_move(pilot, table)
+            await until_my_draw(pilot, table)
             await pilot.press("d")
             await pilot.pause()
             game = s.game
