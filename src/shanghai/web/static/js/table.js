@@ -815,7 +815,7 @@ function moveWords(text, name, you, meld) {
   const seat = Number(w[0]);
   const who = name(seat);
   const c = (t) => cardName(t);
-  const cards = (ws) => ws.map((x) => (/^(JK|(?:10|[2-9JQKA])[SHDC])$/.test(x) ? cardShort(x) : x)).join(" ");
+  const cards = (ws) => cardsInText(ws.join(" "));
   const where = (m, end) => (detailed ? ` on ${meld(Number(m.slice(1)))}${end ? ` (${end} end)` : ""}` : "");
   switch (w[1]) {
     case "draw": return `${who} drew from the stock.`;
