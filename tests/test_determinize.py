@@ -202,3 +202,35 @@ def test_spectator_and_finished_views_are_refused() -> None:
     game = Game.new(_rules("isra-junior", ()), 3, 1)
     with pytest.raises(ValueError):
         determinize(view(game, None), random.Random(0))
+
+
+def test_a_freed_wilds_bridge_is_replayed() -> None:
+    """docs/rules.md decision 21 (000: "use the swapped-out JOKER to set up a bridge to play other
+    cards in your hand"): while a freed wild waits, cards of the hand may be laid off first. The
+    replay must lose those cards from the hand and keep the wild waiting; it used to take the first
+    such lay-off for the wild's own, and no game fitted the view."""
+    from shanghai.bots.expert import ExpertPlayer
+    from shanghai.engine.actions import LayOff
+
+    rules = _rules("isra", ())
+    rng = random.Random(3)
+    bridged = 0
+    for seed in range(9000, 9060):
+        game = Game.new(rules, 4, seed)
+        bots = [ExpertPlayer(seed * 10 + s) for s in range(4)]
+        while not game.is_over and bridged < 4:
+            seat = game.to_act()[0]
+            if game.pending_wild is not None:
+                naturals = [a for a in game.legal_list(seat)
+                            if isinstance(a, LayOff) and a.card != game.pending_wild]
+                for a in naturals[:2]:
+                    after = game.copy()
+                    after.apply(a)
+                    assert after.pending_wild is not None
+                    _check(after, seat, rng)
+                    _check(after, (seat + 1) % 4, rng)
+                    bridged += 1
+            game.apply(bots[seat].choose(view(game, seat)))
+        if bridged >= 4:
+            break
+    assert bridged >= 4, "no freed wild with a lay-off to bridge to in these games"

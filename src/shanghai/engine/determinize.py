@@ -263,9 +263,10 @@ class _Replay:
         elif isinstance(a, LayOff):
             tm = self.table[a.meld]
             new = tm.meld.lay_off(a.card, a.end, rules)
-            if self.pending is None:
-                self._lose(a.seat, a.card)
-            self.pending = None
+            if self.pending is not None and a.card == self.pending:
+                self.pending = None  # the freed wild placed, as the engine reads it
+            else:
+                self._lose(a.seat, a.card)  # a card of the hand, perhaps bridging (decision 21)
             self._put(TableMeld(a.meld, tm.owner, new))
         elif isinstance(a, ReplaceWild):
             tm = self.table[a.meld]
