@@ -182,6 +182,13 @@ The rules (the default; level ``hard``; the search player's rollouts):
 * Once down: lays off everything (naturals first, the costliest first; a freed or held wild on a
   run), replaces wilds when offered, and discards the costliest card that plays nowhere (aces,
   then faces), keeping cards "one away" from a table run and never feeding a player who is down.
+  Where that order would strand points, it plays the order that sheds the most this turn
+  (``plan_layoffs``, :mod:`shanghai.bots.layoff_plan`): a wild on the run where a card of the hand
+  then follows, the freed joker's bridge (000: "use the swapped-out JOKER to set up a bridge to
+  play other cards in your hand"). Before it, 35 of 850 such turns in 60 games stranded 335 points.
+  Whole games against three greedy players, 1,000 fresh deals (seed 19000001, 2026-12-06), with
+  minus without: its score -0.9 [-2.6, +0.8] points a game (round 2 -0.29 [-0.38, -0.20], round 3
+  -0.67 [-1.01, -0.32]), its win share +0.0 [-1.0, +1.0] percentage points (31.2% wins both).
 * Points: as opponents get down and near out, a card's points weigh more in every discard
   (shed high cards before being caught; far from the contract with a player about to go out, more
   than a card of progress); "Quiet 55": in the last round, leading by more than 55 and holding
@@ -233,6 +240,7 @@ from shanghai.bots.hand_eval import (
     knowledge,
     table_accepts,
 )
+from shanghai.bots.layoff_plan import best_layoff_plan
 from shanghai.bots.lookahead import LookaheadPlayer
 from shanghai.cards import ALL_NATURALS, JOKER, Card, card_text, rank_of, suit_of
 from shanghai.engine.actions import (
@@ -287,6 +295,8 @@ class ExpertSettings:
                                   # (measured no more wins and a few points worse, so off)
     lookahead: bool = False       # play by the lookahead player (sampled draws, exact contract
                                   # checks) except in "Quiet 55": measured no stronger, far slower
+    plan_layoffs: bool = True     # once down, lay off in the order that sheds the most points this
+                                  # turn (where a wild goes, the freed wild's bridge; layoff_plan)
 
 
 class _Turn:
@@ -454,6 +464,11 @@ class ExpertPlayer:
     def decide(self, view: PlayerView) -> tuple[Action, str]:
         """The action and a one-line reason for it."""
         action, reason = self._decide(view)
+        if (view.phase == Phase.PLAY and self.settings.plan_layoffs and not self.settings.lookahead
+                and isinstance(action, LayOff | ReplaceWild | Discard)):
+            better = _better_layoff(view, action)
+            if better is not None:
+                return better
         if isinstance(action, Discard) and self.settings.kill and not self.settings.lookahead:
             kill = _kill(view)
             if kill is not None:
@@ -802,6 +817,28 @@ def _kept_run(ev: HandEval, dropped: Card) -> str:
     if len(ranks) >= 2 and ranks[-1] - ranks[0] == len(ranks) - 1:
         return " ".join(card_text(s * 16 + r) for r in ranks)
     return ""
+
+
+def _better_layoff(v: PlayerView, chosen: Action) -> tuple[Action, str] | None:
+    """Once down, a first move of the order of lay-offs that sheds the most points this turn, where
+    ``chosen`` (the rules' own move) would shed fewer; else None (keep it)."""
+    plan = best_layoff_plan(v)
+    if plan is None:
+        return None
+    mine = plan.after.get(chosen) if isinstance(chosen, LayOff | ReplaceWild) else plan.stop
+    best = plan.best
+    if mine is None or mine <= best:
+        return None
+    wilds = v.rules.wild_cards()
+
+    def key(a: LayOff | ReplaceWild) -> tuple[int, int]:
+        return (plan.after[a], -(v.rules.points(a.card) if a.card not in wilds else 0))
+
+    a = min(plan.after, key=key)
+    gain = mine - best
+    head = (f"lay off {card_text(a.card)} on {meld_named(v, a.meld)}" if isinstance(a, LayOff)
+            else f"replace the wild on {meld_named(v, a.meld)} with {card_text(a.card)}")
+    return a, f"{head}: in this order {gain} more points go on the table this turn"
 
 
 def _down_score(t: _Turn, c: Card) -> float:
