@@ -88,16 +88,18 @@ def test_search_plays_the_same_game_on_every_python() -> None:
     # --seed 2001`: Python 3.12's compensated sum() of floats had changed this game's decisions
     # (these are the points it gives on 3.11, 3.12 and 3.13, checked again when the expert began
     # to buy up to 5 cards short in SET RUN RUN; with sum() instead of left_sum, 3.12 had once
-    # played round 2 otherwise). The search also searches SET RUN RUN here (``whole_hand``) and
-    # leaves the expert's choice at one standard error, as it did when these points were checked.
+    # played round 2 otherwise). Taken again on 3.11 when the expert began to plan its lay-offs
+    # (whole numbers only: the planner adds points, never floats). The search also searches
+    # SET RUN RUN here (``whole_hand``) and leaves the expert's choice at one standard error,
+    # as it did when these points were checked.
     n, rotation = 4, 1
     specs = ("search:whole_hand=true:confidence=1", "expert", "expert", "expert")
     players = [make_player(specs[entrant_at(seat, rotation, n)], tournament_seat_seed(2001, 0, seat))
                for seat in range(n)]
     game = play_game(preset("isra"), n, deal_seed(2001, 0), seats=players)
     assert [list(r.points) for r in game.round_results] == [
-        [10, 5, 0, 25], [35, 10, 10, 0], [100, 10, 0, 10], [0, 45, 10, 5], [15, 10, 0, 10],
-        [30, 5, 0, 55], [0, 55, 100, 20]]
+        [10, 5, 0, 25], [30, 5, 10, 0], [15, 0, 5, 5], [0, 10, 20, 5], [15, 5, 0, 15],
+        [75, 0, 95, 125], [15, 55, 100, 0]]
     assert left_sum([0.1] * 10) == 0.9999999999999999  # one by one, never compensated
 
 
