@@ -11,6 +11,7 @@ from helpers import new_game
 from shanghai.bots import coach
 from shanghai.bots.coach import Advice, advise, review, same_move
 from shanghai.bots.expert import ExpertPlayer
+from shanghai.bots.greedy import GreedyPlayer
 from shanghai.bots.match import play_game
 from shanghai.bots.random_player import RandomPlayer
 from shanghai.bots.registry import make_opponent, strongest_player
@@ -380,7 +381,8 @@ def test_a_move_that_does_not_go_out_clearly_costs_points() -> None:
 
 
 def test_a_review_weighs_each_move_played_otherwise() -> None:
-    game = play_game(preset("isra-junior"), 3, seed=4, seats=[RandomPlayer(0), ExpertPlayer(1), ExpertPlayer(2)])
+    # greedy, not random, at seat 0: ten moves otherwise than the coach's to weigh, not 77 (a third of the time)
+    game = play_game(preset("isra-junior"), 3, seed=4, seats=[GreedyPlayer(0), ExpertPlayer(1), ExpertPlayer(2)])
     record = GameRecord.of(game)
     plain = review(record, 0)
     weighed = review(record, 0, deals=2)
