@@ -14,7 +14,7 @@ from dataclasses import replace
 from helpers import new_game, rig
 from shanghai.bots.expert import ExpertPlayer, ExpertSettings
 from shanghai.bots.greedy import GreedyPlayer
-from shanghai.bots.layoff_plan import best_layoff_plan
+from shanghai.bots.layoff_plan import LayoffPlanner, best_layoff_plan
 from shanghai.bots.match import seat_seed
 from shanghai.engine.actions import Discard, LayOff, ReplaceWild
 from shanghai.engine.game import Game, Phase
@@ -99,3 +99,24 @@ def test_nothing_to_plan_before_going_down_or_without_a_history() -> None:
     # ... and the expert then plays by its own rule, legally
     v = view(rigged, 0)
     assert ExpertPlayer(1).choose(v) in v.legal
+
+
+def test_a_planner_kept_through_the_turn_plans_as_a_fresh_one() -> None:
+    """The expert keeps one ``LayoffPlanner``: its copy of the game and its positions carried from
+    one lay-off of a turn to the next give the plans that replaying each view afresh gives."""
+    rules = preset("isra")
+    plans = replays = 0
+    for seed in range(9100, 9104):
+        game = Game.new(rules, 4, seed)
+        bots = [ExpertPlayer(seat_seed(seed, s)) for s in range(4)]
+        planners = [LayoffPlanner() for _ in range(4)]
+        while not game.is_over:
+            seat = game.to_act()[0]
+            v = view(game, seat)
+            if v.phase == Phase.PLAY:
+                kept = planners[seat].plan(v)
+                assert kept == best_layoff_plan(v)
+                plans += kept is not None
+            game.apply(bots[seat].choose(v))
+        replays += sum(p.replays for p in planners)
+    assert plans > 50 and replays < plans * 2 // 3  # the kept game was played on, not only replayed

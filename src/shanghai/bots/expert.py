@@ -240,7 +240,7 @@ from shanghai.bots.hand_eval import (
     knowledge,
     table_accepts,
 )
-from shanghai.bots.layoff_plan import best_layoff_plan
+from shanghai.bots.layoff_plan import LayoffPlanner
 from shanghai.bots.lookahead import LookaheadPlayer
 from shanghai.cards import ALL_NATURALS, JOKER, Card, card_text, rank_of, suit_of
 from shanghai.engine.actions import (
@@ -457,6 +457,7 @@ class ExpertPlayer:
         self._greedy = GreedyPlayer(seed, points_first=self.settings.points_first,
                                     short_buy_missing=self.settings.short_buy_missing)
         self._lookahead = LookaheadPlayer(seed)
+        self._planner = LayoffPlanner()  # keeps its copy of the game through a turn's lay-offs
 
     def choose(self, view: PlayerView) -> Action:
         return self.decide(view)[0]
@@ -466,7 +467,7 @@ class ExpertPlayer:
         action, reason = self._decide(view)
         if (view.phase == Phase.PLAY and self.settings.plan_layoffs and not self.settings.lookahead
                 and isinstance(action, LayOff | ReplaceWild | Discard)):
-            better = _better_layoff(view, action)
+            better = _better_layoff(view, action, self._planner)
             if better is not None:
                 return better
         if isinstance(action, Discard) and self.settings.kill and not self.settings.lookahead:
@@ -819,10 +820,13 @@ def _kept_run(ev: HandEval, dropped: Card) -> str:
     return ""
 
 
-def _better_layoff(v: PlayerView, chosen: Action) -> tuple[Action, str] | None:
+def _better_layoff(v: PlayerView, chosen: Action, planner: LayoffPlanner) -> tuple[Action, str] | None:
     """Once down, a first move of the order of lay-offs that sheds the most points this turn, where
     ``chosen`` (the rules' own move) would shed fewer; else None (keep it)."""
-    plan = best_layoff_plan(v)
+    moves = [a for a in v.legal if isinstance(a, LayOff | ReplaceWild)]
+    if isinstance(chosen, LayOff | ReplaceWild) and moves == [chosen] and v.rules.points(chosen.card) > 0:
+        return None  # the one such move there is: it sheds more than stopping, nothing to plan
+    plan = planner.plan(v)
     if plan is None:
         return None
     mine = plan.after.get(chosen) if isinstance(chosen, LayOff | ReplaceWild) else plan.stop

@@ -65,47 +65,108 @@ def best_layoff_plan(view: PlayerView) -> LayoffPlan | None:
     """For a seat that is down with a lay-off or wild replacement to make, the fewest points each
     of its first moves can bring the hand down to this turn; None where there is nothing to plan
     (not down, no such move, or a view no game fits)."""
-    seat = view.seat
-    if seat is None or not view.legal:
-        return None
-    if not view.down[seat] and view.pending_wild is None:
-        return None
-    first: list[LayOff | ReplaceWild] = [a for a in view.legal if isinstance(a, LayOff | ReplaceWild)]
-    if not first:
-        return None
-    try:
-        game = determinize(view, random.Random(0))
-    except InconsistentViewError:
-        return None
-    rules = game.rules
-    round0 = game.round_number
-    memo: dict[tuple[object, ...], int] = {}
-    budget = [MAX_POSITIONS]
+    return LayoffPlanner().plan(view)
 
-    def held(g: Game) -> int:
-        return sum(rules.points(c) for c in g.hands[seat])
 
-    def value(g: Game) -> int:
-        if g.round_number != round0 or g.is_over:
-            return 0  # the hand went out
-        key = (tuple(sorted(g.hands[seat])), tuple(tm.meld.cards for tm in g.table), g.pending_wild)
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        best = held(g) if g.pending_wild is None else _NEVER
-        if budget[0] <= 0:
-            return best  # not searched further: what it holds now bounds it
-        budget[0] -= 1
-        for a in _plays(g, seat):
-            h = g.copy()
+class LayoffPlanner:
+    """:func:`best_layoff_plan` for one player through a turn: the same plans, cheaper.
+
+    A turn's lay-offs ask for a plan before each move. The copy of the game made for the first is
+    kept, and the seat's own moves since are played on it rather than the whole history replayed
+    again; it is used only where the seat's hand, the table and the moves it offers are the view's
+    (else the view is replayed afresh). The positions searched are kept too where the last search
+    went to its end (it never reached ``MAX_POSITIONS``), their values then exact.
+    """
+
+    def __init__(self) -> None:
+        self._game: Game | None = None
+        self._seen = 0  # the length of the history the kept game has played
+        self._memo: dict[tuple[object, ...], int] = {}
+        self._memo_reused = False  # whether the kept positions go into the next search
+        self.replays = 0  # how many views were replayed afresh (the rest played on the kept game)
+
+    def _game_for(self, view: PlayerView, seat: int, first: list[LayOff | ReplaceWild]) -> Game | None:
+        g = self._game
+        history = view.history
+        if g is not None and self._seen <= len(history) and g.round_number == view.round_number \
+                and g.actions[-1:] == list(history[self._seen - 1:self._seen]):
+            since = history[self._seen:]
+            if all(isinstance(a, LayOff | ReplaceWild) and a.seat == seat for a in since):
+                g = g.copy()
+                try:
+                    for a in since:
+                        g.apply(a)
+                except ValueError:
+                    g = None  # not a move of the kept game: the view is replayed afresh
+                if g is not None and g.phase == view.phase and g.turn == view.turn \
+                        and g.pending_wild == view.pending_wild and sorted(g.hands[seat]) == sorted(view.hand) \
+                        and [tm.meld.cards for tm in g.table] == [mv.cards for mv in view.table] \
+                        and set(_plays(g, seat)) == set(first):
+                    self._game, self._seen = g, len(history)
+                    return g
+        self._memo, self._memo_reused = {}, False
+        self.replays += 1
+        try:
+            g = determinize(view, random.Random(0))
+        except InconsistentViewError:
+            self._game = None
+            return None
+        self._game, self._seen = g, len(history)
+        return g
+
+    def plan(self, view: PlayerView) -> LayoffPlan | None:
+        """As :func:`best_layoff_plan`."""
+        seat = view.seat
+        if seat is None or not view.legal:
+            return None
+        if not view.down[seat] and view.pending_wild is None:
+            return None
+        first: list[LayOff | ReplaceWild] = [a for a in view.legal if isinstance(a, LayOff | ReplaceWild)]
+        if not first:
+            return None
+        game = self._game_for(view, seat, first)
+        if game is None:
+            return None
+        plan, cut = self._search(game, seat, first)
+        if cut and self._memo_reused:
+            self._memo = {}  # a search cut short from kept positions: as a fresh one would be, afresh
+            plan, cut = self._search(game, seat, first)
+        self._memo_reused = not cut
+        if cut:
+            self._memo = {}  # values cut short: the next plan searches afresh
+        return plan
+
+    def _search(self, game: Game, seat: int, first: list[LayOff | ReplaceWild]) -> tuple[LayoffPlan, bool]:
+        """The plan from ``game`` and whether the search was cut short at ``MAX_POSITIONS``."""
+        rules = game.rules
+        round0 = game.round_number
+        memo = self._memo
+        budget = [MAX_POSITIONS]
+
+        def held(g: Game) -> int:
+            return sum(rules.points(c) for c in g.hands[seat])
+
+        def value(g: Game) -> int:
+            if g.round_number != round0 or g.is_over:
+                return 0  # the hand went out
+            key = (tuple(sorted(g.hands[seat])), tuple(tm.meld.cards for tm in g.table), g.pending_wild)
+            hit = memo.get(key)
+            if hit is not None:
+                return hit
+            best = held(g) if g.pending_wild is None else _NEVER
+            if budget[0] <= 0:
+                return best  # not searched further: what it holds now bounds it
+            budget[0] -= 1
+            for a in _plays(g, seat):
+                h = g.copy()
+                h.apply(a)
+                best = min(best, value(h))
+            memo[key] = best
+            return best
+
+        after: dict[LayOff | ReplaceWild, int] = {}
+        for a in first:
+            h = game.copy()
             h.apply(a)
-            best = min(best, value(h))
-        memo[key] = best
-        return best
-
-    after: dict[LayOff | ReplaceWild, int] = {}
-    for a in first:
-        h = game.copy()
-        h.apply(a)
-        after[a] = value(h)
-    return LayoffPlan(after, held(game) if game.pending_wild is None else None)
+            after[a] = value(h)
+        return LayoffPlan(after, held(game) if game.pending_wild is None else None), budget[0] <= 0
