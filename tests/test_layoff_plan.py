@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from helpers import new_game, rig
+from shanghai.bots import layoff_plan
 from shanghai.bots.expert import ExpertPlayer, ExpertSettings
 from shanghai.bots.greedy import GreedyPlayer
 from shanghai.bots.layoff_plan import LayoffPlanner, best_layoff_plan
@@ -101,11 +104,15 @@ def test_nothing_to_plan_before_going_down_or_without_a_history() -> None:
     assert ExpertPlayer(1).choose(v) in v.legal
 
 
-def test_a_planner_kept_through_the_turn_plans_as_a_fresh_one() -> None:
+@pytest.mark.parametrize("max_positions", [layoff_plan.MAX_POSITIONS, 20])
+def test_a_planner_kept_through_the_turn_plans_as_a_fresh_one(max_positions: int,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The expert keeps one ``LayoffPlanner``: its copy of the game and its positions carried from
-    one lay-off of a turn to the next give the plans that replaying each view afresh gives."""
+    one lay-off of a turn to the next give the plans that replaying each view afresh gives; also
+    where most searches are cut short (20 positions), whose values must not be kept."""
+    monkeypatch.setattr(layoff_plan, "MAX_POSITIONS", max_positions)
     rules = preset("isra")
-    plans = replays = 0
+    plans = replays = inexact = 0
     for seed in range(9100, 9104):
         game = Game.new(rules, 4, seed)
         bots = [ExpertPlayer(seat_seed(seed, s)) for s in range(4)]
@@ -117,6 +124,35 @@ def test_a_planner_kept_through_the_turn_plans_as_a_fresh_one() -> None:
                 kept = planners[seat].plan(v)
                 assert kept == best_layoff_plan(v)
                 plans += kept is not None
+                inexact += kept is not None and not kept.exact
             game.apply(bots[seat].choose(v))
         replays += sum(p.replays for p in planners)
     assert plans > 50 and replays < plans * 2 // 3  # the kept game was played on, not only replayed
+    if max_positions == 20:
+        assert inexact > 20  # the cut searches were met
+
+
+def test_a_plan_cut_short_never_overrides_the_rules_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search cut at ``MAX_POSITIONS`` gives bounds, not values (a position with a wild still to
+    play counts as never ending): the expert keeps its own rule's move then. With no positions at
+    all every plan is cut, and the expert plays exactly as with ``plan_layoffs`` off."""
+    monkeypatch.setattr(layoff_plan, "MAX_POSITIONS", 0)
+    rules = preset("isra")
+    off = replace(ExpertSettings(), plan_layoffs=False)
+    cut = 0
+    for seed in (9200, 9201):
+        games = [Game.new(rules, 4, seed) for _ in range(2)]
+        bots = [[ExpertPlayer(seat_seed(seed, s)) for s in range(4)],
+                [ExpertPlayer(seat_seed(seed, s), settings=off) for s in range(4)]]
+        while not games[0].is_over:
+            seat = games[0].to_act()[0]
+            v = view(games[0], seat)
+            plan = best_layoff_plan(v)
+            assert plan is None or not plan.exact
+            cut += plan is not None
+            moves = [bots[k][seat].choose(view(games[k], seat)) for k in range(2)]
+            assert moves[0] == moves[1]
+            for k in range(2):
+                games[k].apply(moves[k])
+        assert games[0].actions == games[1].actions
+    assert cut > 20  # plans were asked for, and every one was cut

@@ -827,8 +827,8 @@ def _better_layoff(v: PlayerView, chosen: Action, planner: LayoffPlanner) -> tup
     if isinstance(chosen, LayOff | ReplaceWild) and moves == [chosen] and v.rules.points(chosen.card) > 0:
         return None  # the one such move there is: it sheds more than stopping, nothing to plan
     plan = planner.plan(v)
-    if plan is None:
-        return None
+    if plan is None or not plan.exact:
+        return None  # nothing planned, or a search cut short, whose values are only bounds
     mine = plan.after.get(chosen) if isinstance(chosen, LayOff | ReplaceWild) else plan.stop
     best = plan.best
     if mine is None or mine <= best:

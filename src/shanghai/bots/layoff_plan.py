@@ -13,7 +13,6 @@ no part: only the seat's hand and the table decide what it can lay off), and giv
 hand can be brought down to, after each first move. Small: a turn's lay-offs touch a few cards, and
 positions met twice are searched once.
 
->>> from shanghai.engine.actions import parse_action
 >>> from shanghai.engine.game import Game
 >>> from shanghai.engine.view import view
 >>> from shanghai.rules import preset
@@ -27,13 +26,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from shanghai.engine.actions import LayOff, ReplaceWild
+from shanghai.engine.actions import Action, LayOff, ReplaceWild
 from shanghai.engine.determinize import InconsistentViewError, determinize
 from shanghai.engine.game import Game
 from shanghai.engine.view import PlayerView
 
-# The most positions one plan searches from: far more than a turn's lay-offs need (a few dozen in
-# most of isra's turns), a bound on the time of a freak hand.
+# The most positions one plan searches from: a few dozen do in most turns; about one plan in a
+# hundred would need more (a freak hand), and a plan cut short is not exact (``LayoffPlan.exact``).
 MAX_POSITIONS = 400
 
 _NEVER = 10**9
@@ -43,10 +42,13 @@ _NEVER = 10**9
 class LayoffPlan:
     """What each first move leaves: the fewest points the hand can be brought down to this turn
     after it (0: out). ``stop`` is what the hand holds if it lays off nothing more (None while a
-    freed wild must still be played)."""
+    freed wild must still be played). ``exact`` is False where the search was cut short at
+    ``MAX_POSITIONS``: the values are then only bounds, and a position left with a wild to play is
+    counted as never reaching its end."""
 
     after: dict[LayOff | ReplaceWild, int]
     stop: int | None
+    exact: bool = True
 
     @property
     def best(self) -> int:
@@ -58,6 +60,7 @@ class LayoffPlan:
 
 
 def _plays(game: Game, seat: int) -> list[LayOff | ReplaceWild]:
+    """The seat's lay-offs and wild replacements in ``game`` now."""
     return [a for a in game.legal_list(seat) if isinstance(a, LayOff | ReplaceWild)]
 
 
@@ -80,17 +83,20 @@ class LayoffPlanner:
 
     def __init__(self) -> None:
         self._game: Game | None = None
-        self._seen = 0  # the length of the history the kept game has played
+        self._history: tuple[Action, ...] = ()  # the history the kept game has played
         self._memo: dict[tuple[object, ...], int] = {}
         self._memo_reused = False  # whether the kept positions go into the next search
         self.replays = 0  # how many views were replayed afresh (the rest played on the kept game)
 
     def _game_for(self, view: PlayerView, seat: int, first: list[LayOff | ReplaceWild]) -> Game | None:
+        """A game that fits ``view``: the kept one with the seat's own moves since played on it,
+        where the view's history goes on from the kept game's and the two then agree; else the view
+        determinized afresh (None where no game fits it)."""
         g = self._game
         history = view.history
-        if g is not None and self._seen <= len(history) and g.round_number == view.round_number \
-                and g.actions[-1:] == list(history[self._seen - 1:self._seen]):
-            since = history[self._seen:]
+        seen = len(self._history)
+        if g is not None and history[:seen] == self._history and g.round_number == view.round_number:
+            since = history[seen:]
             if all(isinstance(a, LayOff | ReplaceWild) and a.seat == seat for a in since):
                 g = g.copy()
                 try:
@@ -102,7 +108,7 @@ class LayoffPlanner:
                         and g.pending_wild == view.pending_wild and sorted(g.hands[seat]) == sorted(view.hand) \
                         and [tm.meld.cards for tm in g.table] == [mv.cards for mv in view.table] \
                         and set(_plays(g, seat)) == set(first):
-                    self._game, self._seen = g, len(history)
+                    self._game, self._history = g, history
                     return g
         self._memo, self._memo_reused = {}, False
         self.replays += 1
@@ -111,7 +117,7 @@ class LayoffPlanner:
         except InconsistentViewError:
             self._game = None
             return None
-        self._game, self._seen = g, len(history)
+        self._game, self._history = g, history
         return g
 
     def plan(self, view: PlayerView) -> LayoffPlan | None:
@@ -169,4 +175,5 @@ class LayoffPlanner:
             h = game.copy()
             h.apply(a)
             after[a] = value(h)
-        return LayoffPlan(after, held(game) if game.pending_wild is None else None), budget[0] <= 0
+        cut = budget[0] <= 0
+        return LayoffPlan(after, held(game) if game.pending_wild is None else None, not cut), cut
