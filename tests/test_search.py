@@ -89,7 +89,8 @@ def test_search_plays_the_same_game_on_every_python() -> None:
     # (these are the points it gives on 3.11, 3.12 and 3.13, checked again when the expert began
     # to buy up to 5 cards short in SET RUN RUN; with sum() instead of left_sum, 3.12 had once
     # played round 2 otherwise). Taken again on 3.11 when the expert began to plan its lay-offs
-    # (whole numbers only: the planner adds points, never floats). The search also searches
+    # (whole numbers only: the planner adds points, never floats), and again when a plan cut short
+    # stopped overriding the expert's own lay-off (a rollout's, from round 4). The search also searches
     # SET RUN RUN here (``whole_hand``) and leaves the expert's choice at one standard error,
     # as it did when these points were checked.
     n, rotation = 4, 1
@@ -98,8 +99,8 @@ def test_search_plays_the_same_game_on_every_python() -> None:
                for seat in range(n)]
     game = play_game(preset("isra"), n, deal_seed(2001, 0), seats=players)
     assert [list(r.points) for r in game.round_results] == [
-        [10, 5, 0, 25], [30, 5, 10, 0], [15, 0, 5, 5], [0, 10, 20, 5], [15, 5, 0, 15],
-        [75, 0, 95, 125], [15, 55, 100, 0]]
+        [10, 5, 0, 25], [30, 5, 10, 0], [15, 0, 5, 5], [10, 20, 160, 0], [135, 5, 0, 50],
+        [65, 0, 15, 20], [0, 60, 55, 15]]
     assert left_sum([0.1] * 10) == 0.9999999999999999  # one by one, never compensated
 
 
