@@ -133,17 +133,17 @@ class LayoffPlanner:
         game = self._game_for(view, seat, first)
         if game is None:
             return None
-        plan, cut = self._search(game, seat, first)
-        if cut and self._memo_reused:
+        plan = self._search(game, seat, first)
+        if not plan.exact and self._memo_reused:
             self._memo = {}  # a search cut short from kept positions: as a fresh one would be, afresh
-            plan, cut = self._search(game, seat, first)
-        self._memo_reused = not cut
-        if cut:
+            plan = self._search(game, seat, first)
+        self._memo_reused = plan.exact
+        if not plan.exact:
             self._memo = {}  # values cut short: the next plan searches afresh
         return plan
 
-    def _search(self, game: Game, seat: int, first: list[LayOff | ReplaceWild]) -> tuple[LayoffPlan, bool]:
-        """The plan from ``game`` and whether the search was cut short at ``MAX_POSITIONS``."""
+    def _search(self, game: Game, seat: int, first: list[LayOff | ReplaceWild]) -> LayoffPlan:
+        """The plan from ``game`` (not ``exact`` where the search was cut short at ``MAX_POSITIONS``)."""
         rules = game.rules
         round0 = game.round_number
         memo = self._memo
@@ -175,5 +175,4 @@ class LayoffPlanner:
             h = game.copy()
             h.apply(a)
             after[a] = value(h)
-        cut = budget[0] <= 0
-        return LayoffPlan(after, held(game) if game.pending_wild is None else None, not cut), cut
+        return LayoffPlan(after, held(game) if game.pending_wild is None else None, exact=budget[0] > 0)
